@@ -309,6 +309,7 @@ type cmd struct {
 	regKey         regKey    // regTarget, cached
 	clientSub      clientSub // clientSubWords, cached
 	httpc          httpCallCache
+	netdev         netVerdicts // netDeviceVerdicts, cached
 }
 
 func (c *cmd) args() []word {

@@ -250,7 +250,7 @@ func (a *analysis) scaffoldOverProject(c *cmd) string {
 			}
 		}
 	}
-	for _, w := range positional(args) {
+	for _, w := range c.operands() {
 		if w.s == "." || w.s == "./" || w.s == ".." {
 			return c.base + " " + w.s + " " + force
 		}
@@ -313,7 +313,7 @@ func codeSourceURL(a *analysis, c *cmd) string {
 		}
 		return ""
 	}
-	ops := positional(args)
+	ops := c.operands()
 	sub := func(words ...string) bool { return opsStart(ops, words...) }
 	switch c.name {
 	case "pip", "pip3":

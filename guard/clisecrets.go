@@ -79,7 +79,7 @@ func cliSecretOutput(c *cmd) string {
 	case has("config", "variables", "vars", "env", "settings") && has("get", "show", "value", "print"):
 		// heroku config:get DATABASE_URL, railway variables get X: one
 		// setting's value, a secret when its name says so
-		for _, w := range positional(args) {
+		for _, w := range c.operands() {
 			if secretVarName(w.s) {
 				return "a secret setting (" + c.base + " " + w.s + ")"
 			}
@@ -284,7 +284,7 @@ func credentialPrinted(c *cmd) string {
 	case "rails":
 		// EDITOR=cat rails credentials:edit: the decrypted credentials
 		// handed to a printer
-		if ops := positional(args); len(ops) > 0 && ops[0].s == "credentials:edit" {
+		if ops := c.operands(); len(ops) > 0 && ops[0].s == "credentials:edit" {
 			for _, as := range c.assigns {
 				if p, _, _ := strings.Cut(strings.Trim(as.val.s, `"' `), " "); (as.name == "EDITOR" || as.name == "VISUAL") && (pagerOf[p] || p == "cat" || p == "tee") {
 					return "the application's credentials (" + as.name + "=" + p + " rails credentials:edit)"
@@ -297,7 +297,7 @@ func credentialPrinted(c *cmd) string {
 		}
 	case "consul":
 		// consul kv get -recurse secret/: every value under a secrets prefix
-		if ops := positional(args); len(ops) > 2 && ops[0].s == "kv" && ops[1].s == "get" && !hasWord(args, "-keys") {
+		if ops := c.operands(); len(ops) > 2 && ops[0].s == "kv" && ops[1].s == "get" && !hasWord(args, "-keys") {
 			for _, part := range strings.Split(lower(ops[len(ops)-1].s), "/") {
 				if part == "secret" || part == "secrets" || part == "credentials" {
 					return "secret values (consul kv get " + ops[len(ops)-1].s + ")"
@@ -310,7 +310,7 @@ func credentialPrinted(c *cmd) string {
 			return "processes' environments (ps " + args[0].s + ")"
 		}
 	case "openssl":
-		ops := positional(args)
+		ops := c.operands()
 		if len(ops) > 0 && ops[0].s == "pkcs12" && (hasWord(args, "-nodes") || hasWord(args, "-noenc")) && !hasWord(args, "-nokeys") && !hasWord(args, "-out") {
 			return "a private key decrypted (openssl pkcs12 -nodes)"
 		}
@@ -319,7 +319,7 @@ func credentialPrinted(c *cmd) string {
 			return "a long-lived CI token (firebase login:ci)"
 		}
 	case "getent":
-		if ops := positional(args); len(ops) > 0 && (ops[0].s == "shadow" || ops[0].s == "gshadow") {
+		if ops := c.operands(); len(ops) > 0 && (ops[0].s == "shadow" || ops[0].s == "gshadow") {
 			return "the password hashes (getent " + ops[0].s + ")"
 		}
 	}

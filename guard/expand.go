@@ -786,15 +786,15 @@ func (a *analysis) contextSwitched(c *cmd) {
 	args := c.args()
 	switch c.name {
 	case "kubectl", "oc":
-		if ops := positional(args); len(ops) > 2 && ops[0].s == "config" && ops[1].s == "use-context" {
+		if ops := c.operands(); len(ops) > 2 && ops[0].s == "config" && ops[1].s == "use-context" {
 			kube = ops[2].s
 		}
 	case "kubectx":
-		if ops := positional(args); len(ops) == 1 {
+		if ops := c.operands(); len(ops) == 1 {
 			kube = ops[0].s
 		}
 	case "docker":
-		if ops := positional(args); len(ops) > 2 && ops[0].s == "context" && ops[1].s == "use" {
+		if ops := c.operands(); len(ops) > 2 && ops[0].s == "context" && ops[1].s == "use" {
 			docker = ops[2].s
 		}
 	case "export", "set":

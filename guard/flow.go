@@ -2361,7 +2361,7 @@ func dumpsToOutput(c *cmd) bool {
 	case "manage.py", "django-admin", "python", "python3":
 		// manage.py dumpdata auth.user: every record of the models, to
 		// the output unless -o names a file
-		ops := positional(args)
+		ops := c.operands()
 		if c.name == "python" || c.name == "python3" {
 			if len(ops) == 0 || path.Base(ops[0].s) != "manage.py" {
 				return false
@@ -2430,13 +2430,13 @@ func (a *analysis) exports(c *cmd) []exportedFile {
 		}
 	case "influx":
 		// influx backup DIR: every bucket's data
-		if ops := positional(args); len(ops) > 1 && ops[0].s == "backup" {
+		if ops := c.operands(); len(ops) > 1 && ops[0].s == "backup" {
 			return one(ops[1].s, flow{kind: flowSecret, what: "a backup of " + c.base + "'s data", crit: true})
 		}
 	case "vault", "etcdctl", "consul":
 		// vault operator raft snapshot save F, etcdctl snapshot save F,
 		// consul snapshot save F: the whole store, secrets and all
-		ops := positional(args)
+		ops := c.operands()
 		for i := 0; i+2 < len(ops); i++ {
 			if ops[i].s == "snapshot" && ops[i+1].s == "save" {
 				return one(ops[i+2].s, flow{kind: flowSecret, what: "a snapshot of " + c.base + "'s data", crit: true})
@@ -2449,7 +2449,7 @@ func (a *analysis) exports(c *cmd) []exportedFile {
 	case "docker", "podman", "nerdctl", "kubectl", "oc":
 		// docker cp db:/var/lib/postgresql/data /tmp/pg: a service's
 		// data taken out of its container
-		ops := positional(args)
+		ops := c.operands()
 		for i := 0; i+2 < len(ops); i++ {
 			if ops[i].s != "cp" {
 				continue
@@ -2520,7 +2520,7 @@ func clientExportFile(c *cmd) string {
 		return v
 	}
 	nsub := 0 // the subcommand words passed so far
-	for _, w := range positional(args) {
+	for _, w := range c.operands() {
 		if nsub <= verb {
 			if lower(w.s) == sub[nsub] {
 				nsub++
@@ -2749,7 +2749,7 @@ func logsOut(a *analysis, c *cmd) string {
 	args := c.args()
 	switch n := c.name; {
 	case logReaders[n]:
-		for _, w := range positional(args) {
+		for _, w := range c.operands() {
 			if p := a.absPath(w.s, c.cwd); p != "" && isLogPath(p) {
 				return "system logs (" + w.s + ")"
 			}

@@ -829,7 +829,7 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 		}
 	case "sudo":
 		if hasShortBefore(c.words, len(c.words), 'e') {
-			for _, w := range positional(args) {
+			for _, w := range c.operands() {
 				add(w, false, flow{kind: flowUnknown})
 			}
 		}

@@ -82,7 +82,7 @@ func destinations(c *cmd) []string {
 			}
 		}
 	case "ssh", "scp", "sftp", "rsync":
-		for _, w := range positional(args) {
+		for _, w := range c.operands() {
 			if strings.Contains(w.s, "@") || isRemoteSpec(w.s) {
 				out = append(out, hostOf(w.s))
 			}

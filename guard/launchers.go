@@ -273,7 +273,7 @@ func (a *analysis) editedFile(c *cmd) string {
 		}
 		return "/etc/sudoers"
 	case "sudoedit":
-		if ops := positional(args); len(ops) > 0 && ops[0].ok {
+		if ops := c.operands(); len(ops) > 0 && ops[0].ok {
 			return ops[0].s
 		}
 	}
@@ -655,7 +655,7 @@ func gitLaunches(a *analysis, c *cmd) []launch {
 // mr run CMD.
 func forallLaunches(a *analysis, c *cmd) []launch {
 	args := c.args()
-	ops := positional(args)
+	ops := c.operands()
 	if len(ops) == 0 {
 		return nil
 	}
@@ -806,7 +806,7 @@ func editorLaunches(a *analysis, c *cmd) []launch {
 			// %!curl ..., w !nc ...: the file being edited goes to the
 			// command's input
 			var in flow
-			for _, w := range positional(args) {
+			for _, w := range c.operands() {
 				if !strings.HasPrefix(w.s, "+") && !slices.Contains(cmds, w.s) {
 					in = a.fileFlow(c, w)
 					break

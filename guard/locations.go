@@ -24,7 +24,7 @@ func (a *analysis) locationQuery(c *cmd) (string, bool) {
 		if c.name == "readlink" && !hasWord(args, "-f") && !hasWord(args, "-e") && !hasWord(args, "-m") {
 			return "", false
 		}
-		ops := positional(args)
+		ops := c.operands()
 		if len(ops) != 1 || !ops[0].ok {
 			return "", false
 		}
@@ -50,7 +50,7 @@ func (a *analysis) locationQuery(c *cmd) (string, bool) {
 	if home == "" {
 		home = "/home/user"
 	}
-	ops := positional(args)
+	ops := c.operands()
 	has := func(ws ...string) bool { return opsStart(ops, ws...) }
 	switch c.name {
 	case "brew":

@@ -137,7 +137,7 @@ func sendsStdin(c *cmd) bool {
 	case "kcat", "kafkacat":
 		return hasWord(args, "-P") // producer mode: what it reads is published
 	case "nats":
-		return len(args) > 0 && args[0].s == "pub" && len(positional(args)) < 3 // nats pub SUBJECT: the message read
+		return len(args) > 0 && args[0].s == "pub" && len(c.operands()) < 3 // nats pub SUBJECT: the message read
 	case "swaks":
 		// swaks --attach - (or --body -, --data -): the input is mailed
 		for i, w := range args {
@@ -329,20 +329,20 @@ func uploadedFiles(c *cmd) []word {
 		}
 	case "borg":
 		// borg create REMOTE::ARCHIVE PATHS
-		ops := positional(args)
+		ops := c.operands()
 		if len(ops) > 2 && ops[0].s == "create" && (strings.HasPrefix(ops[1].s, "ssh://") || isRemoteSpec(strings.Split(ops[1].s, "::")[0])) {
 			out = append(out, ops[2:]...)
 		}
 	case "azcopy":
 		// azcopy copy|cp|sync SRC URL: SRC goes to the storage account
-		ops := positional(args)
+		ops := c.operands()
 		if len(ops) >= 3 && (ops[0].s == "copy" || ops[0].s == "cp" || ops[0].s == "sync") && strings.Contains(ops[2].s, "://") && !strings.Contains(ops[1].s, "://") {
 			out = append(out, ops[1])
 		}
 	case "az":
 		// az storage blob upload --file F, az storage file upload
 		// --source F, upload-batch --source DIR: to a storage account
-		ops := positional(args)
+		ops := c.operands()
 		if len(ops) >= 3 && ops[0].s == "storage" && (ops[2].s == "upload" || ops[2].s == "upload-batch") {
 			for _, o := range [...][2]string{{"-f", "file"}, {"-s", "source"}} {
 				if v, ok := optValue(args, o[0], o[1]); ok {
@@ -353,7 +353,7 @@ func uploadedFiles(c *cmd) []word {
 	case "oras":
 		// oras push REF FILE[:mediatype]...: the files become an
 		// artifact on the registry
-		ops := positional(args)
+		ops := c.operands()
 		if len(ops) >= 3 && ops[0].s == "push" {
 			for _, w := range ops[2:] {
 				f := w.s
@@ -373,7 +373,7 @@ func uploadedFiles(c *cmd) []word {
 	case "mc", "mcli":
 		// mc cp|mirror|put SRC... ALIAS/BUCKET/PATH: local sources go to
 		// the server behind the alias
-		ops := positional(args)
+		ops := c.operands()
 		if len(ops) >= 3 && (ops[0].s == "cp" || ops[0].s == "mirror" || ops[0].s == "put") && mcRemote(ops[len(ops)-1].s) {
 			for _, w := range ops[1 : len(ops)-1] {
 				if !mcRemote(w.s) {

@@ -59,7 +59,7 @@ var agentRules = []*rule{
 				}
 				return false, ""
 			case "setx", "set", "launchctl":
-				ops := positional(args)
+				ops := c.operands()
 				if c.name == "launchctl" && len(ops) > 0 && ops[0].s == "setenv" {
 					ops = ops[1:]
 				}
@@ -133,13 +133,17 @@ func agentUncheckedFlag(words []string) string {
 	return ""
 }
 
+// settingsCompactor drops a settings text's spaces and unescapes its quotes,
+// so that one search finds "key": "value" however it is spaced.
+var settingsCompactor = strings.NewReplacer(" ", "", `\"`, `"`)
+
 // agentSettingsWidened returns what in a line's lower-cased text lets an
 // agent run every command unchecked ("defaultMode": "bypassPermissions",
 // Codex's danger-full-access sandbox, Gemini's and Qwen's yolo approval
 // mode, every shell command allowed), or adds a tool server fetched from
 // a repository or a URL, or "".
 func agentSettingsWidened(src string) string {
-	compact := strings.NewReplacer(" ", "", `\"`, `"`).Replace(src)
+	compact := settingsCompactor.Replace(src)
 	switch {
 	case strings.Contains(compact, "bypasspermissions"), strings.Contains(compact, "skipdangerousmodepermissionprompt"):
 		return "permission checks off"

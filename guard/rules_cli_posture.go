@@ -202,7 +202,7 @@ var cliPostureRules = []*rule{
 			if hasAnyWord(low, "--help", "-h") || previewOnly(c, low) {
 				return false, ""
 			}
-			for _, w := range positional(args) {
+			for _, w := range c.operands() {
 				if scratchName(w.s) {
 					return false, "" // a test project's or a preview's own settings
 				}
@@ -1027,7 +1027,7 @@ func guardrailLowered(c *cmd) string {
 			}
 		}
 	case "gcloud":
-		ops := positional(args)
+		ops := c.operands()
 		if len(ops) > 2 && ops[0].s == "storage" && ops[1].s == "buckets" && ops[2].s == "update" {
 			for _, f := range [...]string{"--clear-retention-period", "--clear-soft-delete", "--no-versioning", "--clear-retention"} {
 				if hasWord(args, f) {

@@ -31,7 +31,7 @@ var cliSecretRules = []*rule{
 			if p := prevStage(c); p == nil || !slicesContains(httpClients, p.name) && p.name != "gh" && p.name != "glab" {
 				return false, ""
 			}
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) == 0 {
 				return false, ""
 			}
@@ -190,7 +190,7 @@ var cliSecretRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			low := c.lowerArgs()
-			ops := positional(args)
+			ops := c.operands()
 			var src string
 			switch c.name {
 			case "sops":
@@ -256,7 +256,7 @@ var cliSecretRules = []*rule{
 		names:       names("gh"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) < 3 || ops[0].s != "secret" || ops[1].s != "set" {
 				return false, ""
 			}
@@ -1142,7 +1142,7 @@ func camelToSnake(s string) string {
 // iacAllOutputs reports terraform output -json with no output named:
 // every output, sensitive values unmasked.
 func iacAllOutputs(c *cmd) bool {
-	ops := positional(c.args())
+	ops := c.operands()
 	return len(ops) == 1 && ops[0].s == "output" && hasWord(c.args(), "-json")
 }
 

@@ -15,7 +15,7 @@ var cloudDestroyRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			// databricks fs rm -r dbfs:/user/hive/warehouse/sales.db
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) < 3 || ops[0].s != "fs" || ops[1].s != "rm" || !hasWord(args, "-r") && !hasWord(args, "--recursive") {
 				return false, ""
 			}
@@ -93,7 +93,7 @@ var cloudDestroyRules = []*rule{
 		names:       names("cloud-nuke", "aws-nuke", "azure-nuke", "gcp-nuke", "aws"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if c.name == "aws" {
 				// an account closed, or taken out of its organisation (its
 				// guardrails, billing and backups with it)
@@ -119,7 +119,7 @@ var cloudDestroyRules = []*rule{
 			args := c.args()
 			j := joinWords(args)
 			if c.name == "terraform" {
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) > 0 && ops[0].s == "force-unlock" {
 					return true, "force-unlock"
 				}
@@ -254,7 +254,7 @@ var cloudDestroyRules = []*rule{
 			if !deletes || hasWord(args, "--dryrun") || hasWord(args, "--dry-run") || hasWord(args, "-n") {
 				return false, ""
 			}
-			ops := positional(args)
+			ops := c.operands()
 			switch {
 			case c.name == "aws" && (len(ops) < 2 || ops[0].s != "s3" || ops[1].s != "sync"),
 				c.name == "rclone" && (len(ops) == 0 || ops[0].s != "sync"),
@@ -346,7 +346,7 @@ var cloudDestroyRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			if c.name == "gsutil" {
-				ops := positional(args)
+				ops := c.operands()
 				for i, w := range ops {
 					if w.s == "rb" || w.s == "rm" && (hasWord(args, "-r") || hasWord(args, "-R") || hasWord(args, "-a") || i+1 < len(ops) && strings.HasSuffix(ops[i+1].s, "**")) {
 						scratch := i+1 < len(ops)
@@ -431,7 +431,7 @@ var cloudDestroyRules = []*rule{
 		Suggestions: suggCloud, names: names("terraform", "pulumi", "cdk", "cdktf", "serverless", "sls", "sam", "eksctl", "copilot", "heroku", "fly", "flyctl", "doctl", "firebase", "vercel", "netlify", "kind", "minikube", "ray"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			first := ""
 			if len(ops) > 0 {
 				first = ops[0].s
@@ -477,7 +477,7 @@ var cloudDestroyRules = []*rule{
 		Suggestions: []string{"Run terraform plan -replace=... and show it", "Apply without -auto-approve so the plan is read first"}, names: names("terraform", "tofu"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) == 0 || ops[0].s != "apply" || !hasWord(args, "-auto-approve") && !hasWord(args, "--auto-approve") {
 				return false, ""
 			}
@@ -492,7 +492,7 @@ var cloudDestroyRules = []*rule{
 		Suggestions: suggCloud, names: names("terraform"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) == 0 || !(ops[0].s == "destroy" || ops[0].s == "apply" && hasWord(args, "-destroy")) {
 				return false, ""
 			}
@@ -503,7 +503,7 @@ var cloudDestroyRules = []*rule{
 		Suggestions: suggCloud, names: names("terraform", "pulumi", "cdk", "cdktf"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) == 0 {
 				return false, ""
 			}
@@ -519,7 +519,7 @@ var cloudDestroyRules = []*rule{
 		Suggestions: suggCloud, names: names("rclone"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) == 0 || hasWord(args, "--dry-run") || hasWord(args, "-n") {
 				return false, ""
 			}

@@ -90,7 +90,7 @@ var containerDestroyRules = []*rule{
 				// kubectl scale statefulset/kafka --replicas=0 -n
 				// messaging: a shared data store's every replica stopped
 				// (a developer's own namespace is theirs)
-				ops := positional(c.args())
+				ops := c.operands()
 				if l := lower(joinWords(ops)); len(ops) > 1 && (strings.HasPrefix(lower(ops[1].s), "statefulset") || strings.HasPrefix(lower(ops[1].s), "sts")) &&
 					!hasAny(lower(ns), "dev", "local", "sandbox", "preview") {
 					for _, k := range [...]string{"kafka", "postgres", "redis", "mysql", "mariadb", "mongo", "elasticsearch", "opensearch", "rabbitmq", "zookeeper", "etcd", "cassandra", "nats", "clickhouse"} {
@@ -157,7 +157,7 @@ var containerDestroyRules = []*rule{
 		Suggestions: []string{"Stop the instance instead", "Snapshot it before deleting"}, names: names("virsh", "lxc", "incus", "vagrant", "multipass", "VBoxManage"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) == 0 {
 				return false, ""
 			}
@@ -267,7 +267,7 @@ var containerDestroyRules = []*rule{
 		Suggestions: []string{"Upgrade without --force and --reset-values", "Diff the release first (helm diff upgrade)"}, names: names("helm"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) == 0 || ops[0].s != "upgrade" || !hasWord(args, "--force") && !hasWord(args, "--reset-values") || hasWord(args, "--dry-run") {
 				return false, ""
 			}
@@ -640,7 +640,7 @@ var containerDestroyRules = []*rule{
 				// cluster's is routine, a production or shared one's is not
 				// the verb is the first operand, or the second after an
 				// option's value (helmfile -e prod destroy)
-				ops := positional(args)
+				ops := c.operands()
 				if !(len(ops) > 0 && slicesContains(verbs, ops[0].s) || len(ops) > 1 && slicesContains(verbs, ops[1].s)) {
 					return false, ""
 				}
@@ -664,7 +664,7 @@ var containerDestroyRules = []*rule{
 					return true, j
 				}
 			case "kubectl", "oc":
-				ops := positional(args)
+				ops := c.operands()
 				// apply --prune deletes what the manifests leave out;
 				// replace --force deletes and recreates
 				if len(ops) > 0 && ops[0].s == "apply" && hasPrefixWord(args, "--prune") {
@@ -836,7 +836,7 @@ func manyNodes(a *analysis, c *cmd) bool {
 	if hasWord(args, "--all") || hasWord(args, "-l") || hasPrefixWord(args, "--selector") || hasPrefixWord(args, "-l=") {
 		return true
 	}
-	for _, w := range positional(args) {
+	for _, w := range c.operands() {
 		if !w.ok || w.s == "<stdin>" {
 			return true // $(kubectl get nodes -o name): every node
 		}

@@ -17,7 +17,7 @@ var databaseDestroyRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			// bq load --replace acme-prod:crm.contacts ./sample.csv, bq cp
 			// -f src prod.table: every row it held is gone
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 2 {
 				return false, ""
 			}
@@ -45,7 +45,7 @@ var databaseDestroyRules = []*rule{
 		names:       names("drizzle-kit", "diesel", "sqlx", "typeorm", "mikro-orm", "atlas"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) == 0 {
 				return false, ""
 			}
@@ -349,9 +349,9 @@ var databaseDestroyRules = []*rule{
 			case "dropuser":
 				// a production role dropped: every client logging in
 				// with it is locked out
-				return len(positional(args)) > 0 && touchesProduction(c), "dropuser in production"
+				return len(c.operands()) > 0 && touchesProduction(c), "dropuser in production"
 			case "dropdb", "pg_dropcluster":
-				return len(positional(args)) > 0, ""
+				return len(c.operands()) > 0, ""
 			case "pg_resetwal", "pg_resetxlog":
 				// forced, the write-ahead log is thrown away: committed data
 				// may be lost and the cluster left inconsistent
@@ -480,7 +480,7 @@ var databaseDestroyRules = []*rule{
 				return hasWord(args, "downgrade") && hasWord(args, "base"), j
 			case "atlas":
 				// atlas migrate down --amount 5: several versions undone
-				if p := positional(args); len(p) < 2 || p[0].s != "migrate" || p[1].s != "down" {
+				if p := c.operands(); len(p) < 2 || p[0].s != "migrate" || p[1].s != "down" {
 					return false, ""
 				}
 				v, ok := optValue(args, "", "amount")
@@ -502,7 +502,7 @@ var databaseDestroyRules = []*rule{
 				return ok && v == "0", j
 			case "cargo":
 				// cargo sqlx database reset: sqlx-cli as cargo's subcommand
-				ops := positional(args)
+				ops := c.operands()
 				return len(ops) >= 3 && ops[0].s == "sqlx" && ops[1].s == "database" && (ops[2].s == "drop" || ops[2].s == "reset"), j
 			case "flyway":
 				// (an in-memory database made for the run is the run's own)
@@ -531,7 +531,7 @@ var databaseDestroyRules = []*rule{
 				return hasWord(args, "drop"), j
 			case "sqlx", "diesel":
 				// sqlx database drop, diesel database reset
-				ops := positional(args)
+				ops := c.operands()
 				return len(ops) >= 2 && ops[0].s == "database" && (ops[1].s == "drop" || ops[1].s == "reset"), j
 			case "goose":
 				// reset, or down-to 0: every migration undone
@@ -541,7 +541,7 @@ var databaseDestroyRules = []*rule{
 				// developer has been filling, rebuilt from migrations and
 				// seed (--linked and --db-url reach a project's own,
 				// judged by db-framework-drop)
-				ops := positional(args)
+				ops := c.operands()
 				_, remote := optValue(args, "", "db-url")
 				// (--local, said outright, is the developer asking for the
 				// local stack's reset)
@@ -554,7 +554,7 @@ var databaseDestroyRules = []*rule{
 				v, ok := swVal(wargs(c), "migration", "targetmigration")
 				return ok && v == "0" && !hasSw(wargs(c), "whatif"), "Update-Database -Migration 0"
 			case "dotnet":
-				ops := positional(args)
+				ops := c.operands()
 				return len(ops) >= 4 && ops[0].s == "ef" && ops[1].s == "database" && ops[2].s == "update" && (ops[3].s == "0" || ops[3].s == "InitialCreate" && touchesProduction(c)), j
 			}
 			for i, w := range args {
@@ -607,7 +607,7 @@ var databaseDestroyRules = []*rule{
 			case "influx":
 				// influx delete over all time, with no predicate: the
 				// bucket emptied
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) == 0 || ops[0].s != "delete" {
 					return false, ""
 				}
@@ -625,7 +625,7 @@ var databaseDestroyRules = []*rule{
 				return hasWord(args, "--reset-offsets") && hasWord(args, "--execute") && (hasWord(args, "--all-topics") || touchesProduction(c)), j
 			case "op":
 				// a vault's item, document or the vault itself deleted
-				ops := positional(args)
+				ops := c.operands()
 				return len(ops) > 1 && (ops[0].s == "item" || ops[0].s == "document" || ops[0].s == "vault") && ops[1].s == "delete", j
 			case "bw":
 				// deleted for good, not to the trash
@@ -658,7 +658,7 @@ var databaseDestroyRules = []*rule{
 				}
 				// a key of production's cluster emptied ('{}', ''): the
 				// configuration the services read is gone
-				if ops := positional(args); !del && len(ops) > 2 && ops[0].s == "put" && touchesProduction(c) {
+				if ops := c.operands(); !del && len(ops) > 2 && ops[0].s == "put" && touchesProduction(c) {
 					switch strings.TrimSpace(ops[2].s) {
 					case "", "{}", "[]", "null", `""`:
 						return true, "etcdctl put " + ops[1].s + " " + ops[2].s
@@ -682,7 +682,7 @@ var databaseDestroyRules = []*rule{
 			if !ok || !prodLabel(lower(target)) {
 				return false, ""
 			}
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) == 0 {
 				return false, ""
 			}

@@ -74,7 +74,7 @@ var dataStoreRules = []*rule{
 					return true, "kafka-acls --allow-principal " + p + " --operation " + op
 				}
 			case "etcdctl":
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) > 3 && ops[0].s == "user" && ops[1].s == "grant-role" && ops[3].s == "root" {
 					return true, "etcdctl user grant-role " + ops[2].s + " root"
 				}
@@ -336,7 +336,7 @@ var dataStoreRules = []*rule{
 					}
 				}
 			case "ufw":
-				ops := positional(args)
+				ops := c.operands()
 				if (len(ops) == 2 || len(ops) == 4 && ops[2].s == "comment") && ops[0].s == "allow" && !hasWord(args, "from") {
 					port, _, _ := strings.Cut(ops[1].s, "/")
 					// (SSH is how the machine is reached: allowing it before
@@ -431,7 +431,7 @@ var dataStoreRules = []*rule{
 				return false, ""
 			}
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			j := strings.Join(c.lowerArgs(), " ")
 			switch c.name {
 			case "kdb5_util":
@@ -485,7 +485,7 @@ var dataStoreRules = []*rule{
 			}
 			switch c.name {
 			case "wg":
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) > 2 && ops[0].s == "show" && ops[2].s == "private-key" {
 					return true, "wg show " + ops[1].s + " private-key"
 				}
@@ -496,7 +496,7 @@ var dataStoreRules = []*rule{
 					return true, "wg show " + ops[1].s + " dump" // each interface's line starts with its private key
 				}
 			case "openssl":
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) == 0 || ops[0].s != "rsa" && ops[0].s != "pkey" && ops[0].s != "ec" {
 					return false, ""
 				}

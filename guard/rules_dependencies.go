@@ -52,7 +52,7 @@ var dependencyRules = []*rule{
 		names:       names("go", "npm", "pnpm", "yarn", "sed", "perl", "jq", "cargo", "gradlew", "./gradlew", "gradlew.bat", "gradle"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			switch c.name {
 			case "go":
 				// go mod edit -replace OLD=NEW: every import of OLD

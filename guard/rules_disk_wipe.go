@@ -68,7 +68,7 @@ var diskWipeRules = []*rule{
 			if (c.name == "adb" || c.name == "fastboot") && deviceIsEmulator(args) {
 				return false, ""
 			}
-			ops := positional(args)
+			ops := c.operands()
 			switch c.name {
 			case "fastboot":
 				// erase or format a partition; the boot loader unlocked or
@@ -114,7 +114,7 @@ var diskWipeRules = []*rule{
 					return true, v
 				}
 			}
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) < 2 || c.name == "pv" {
 				return false, ""
 			}
@@ -204,7 +204,7 @@ var diskWipeRules = []*rule{
 			if c.name == "sgdisk" && sgdiskReadsOnly(args) {
 				return false, "" // --backup copies the table out; the disk is untouched
 			}
-			for _, w := range positional(args) {
+			for _, w := range c.operands() {
 				if isBlockDevice(w.s) && !a.loopsOnly([]word{w}) {
 					return true, w.s
 				}
@@ -242,7 +242,7 @@ var diskWipeRules = []*rule{
 			case "blkdiscard", "sg_format":
 				// (a loop device is an image file seen as a disk, unless
 				// it was set up over one)
-				if ops := positional(args); len(ops) > 0 && c.name == "blkdiscard" && a.loopsOnly(ops) {
+				if ops := c.operands(); len(ops) > 0 && c.name == "blkdiscard" && a.loopsOnly(ops) {
 					return false, ""
 				}
 				return true, c.name
@@ -253,7 +253,7 @@ var diskWipeRules = []*rule{
 			case "cryptsetup":
 				// (cryptsetup -q luksKillSlot DEV 0: the action is the
 				// first operand)
-				ops := positional(args)
+				ops := c.operands()
 				return len(ops) > 0 && (ops[0].s == "luksFormat" || ops[0].s == "luksErase" || ops[0].s == "erase" ||
 					// a key slot removed without its passphrase: the last one
 					// gone, the volume's data with it
@@ -283,12 +283,12 @@ var diskWipeRules = []*rule{
 				return len(args) > 0 && (args[0].s == "destroy" || args[0].s == "labelclear"), ""
 			case "lvremove", "vgremove", "pvremove":
 				// a snapshot or volume a CI run or a test made for itself
-				for _, w := range positional(args) {
+				for _, w := range c.operands() {
 					if !(throwawayName(w.s) || strings.Contains(lower(w.s), "-snap-ci") || strings.HasSuffix(lower(w.s), "-ci")) {
 						return true, ""
 					}
 				}
-				return len(positional(args)) == 0, ""
+				return len(c.operands()) == 0, ""
 			case "mdadm":
 				return hasWord(args, "--zero-superblock"), ""
 			case "diskutil":

@@ -40,7 +40,7 @@ var dropSiteRules = []*rule{
 			}
 			if c.name == "nc" || c.name == "ncat" {
 				// nc termbin.com 9999: the input pasted
-				if ops := positional(args); len(ops) > 0 {
+				if ops := c.operands(); len(ops) > 0 {
 					if h := lower(ops[0].s); dropSite(h) != "" {
 						return true, c.name + " " + h
 					}

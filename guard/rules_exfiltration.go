@@ -92,7 +92,7 @@ var exfiltrationRules = []*rule{
 		names:       names("docker", "podman", "nerdctl", "helm", "oras", "crane", "twine", "npm", "pnpm", "yarn", "gem", "poetry", "uv", "cargo", "mvn", "mvnw"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			var target string
 			switch c.name {
 			case "mvn", "mvnw":
@@ -172,7 +172,7 @@ var exfiltrationRules = []*rule{
 		Suggestions: []string{"Keep secrets files out of the package (files list, .npmignore)", "Check with npm pack --dry-run what ships"},
 		names:       names("npm", "yarn", "pnpm"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) == 0 || ops[0].s != "publish" || hasWord(c.args(), "--dry-run") {
 				return false, ""
 			}
@@ -190,7 +190,7 @@ var exfiltrationRules = []*rule{
 		names:       names("gh"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) >= 2 && ops[0].s == "gist" && ops[1].s == "create" && (hasWord(args, "--public") || hasWord(args, "-p")) && c.in.tree && sendsStdin(c) {
 				// git diff HEAD~50 | gh gist create --public -: the code's
 				// changes on a public page
@@ -946,7 +946,7 @@ var exfiltrationRules = []*rule{
 					}
 				}
 			case "locate", "mlocate":
-				for _, w := range positional(args) {
+				for _, w := range c.operands() {
 					if keyHunt(w.s) {
 						return true, w.s
 					}
@@ -1117,7 +1117,7 @@ var exfiltrationRules = []*rule{
 					if _, ok := optValue(args, "-o", "output"); ok {
 						return false, ""
 					}
-					ops := positional(args)
+					ops := c.operands()
 					if len(ops) > 0 {
 						// (~/.password-store/aws/root.gpg: pass's store, a password each)
 						if f := lower(ops[len(ops)-1].s); (hasAny(path.Base(f), "secret", "cred", "password", "passwd", "token", ".env", "apikey", "api-key", "api_key") || strings.Contains(f, ".password-store/")) &&
@@ -1167,7 +1167,7 @@ var exfiltrationRules = []*rule{
 				}
 			case "coredumpctl":
 				// coredumpctl dump vault: a secrets holder's memory
-				if ops := positional(args); len(ops) > 1 && (ops[0].s == "dump" || ops[0].s == "debug" || ops[0].s == "gdb") {
+				if ops := c.operands(); len(ops) > 1 && (ops[0].s == "dump" || ops[0].s == "debug" || ops[0].s == "gdb") {
 					if p := credentialProcess(ops[1].s); p != "" {
 						return true, "coredumpctl " + ops[0].s + " " + p
 					}
@@ -1755,7 +1755,7 @@ var exfiltrationRules = []*rule{
 			switch c.name {
 			case "wrangler":
 				// wrangler pages deploy DIR
-				if ops := positional(args); len(ops) > 2 && ops[0].s == "pages" && (ops[1].s == "deploy" || ops[1].s == "publish") {
+				if ops := c.operands(); len(ops) > 2 && ops[0].s == "pages" && (ops[1].s == "deploy" || ops[1].s == "publish") {
 					dirs = append(dirs, ops[2].s)
 				}
 			case "netlify":
@@ -1763,7 +1763,7 @@ var exfiltrationRules = []*rule{
 					dirs = append(dirs, v)
 				}
 			case "vercel", "surge":
-				for _, w := range positional(args) {
+				for _, w := range c.operands() {
 					if w.s != "deploy" && w.s != "--prod" {
 						dirs = append(dirs, w.s)
 					}
@@ -1779,7 +1779,7 @@ var exfiltrationRules = []*rule{
 			case "scp", "rsync", "rclone":
 				// every operand but the last is a source; the last is
 				// elsewhere (host:path, remote:path)
-				ops := positional(args)
+				ops := c.operands()
 				if c.name == "rclone" {
 					if len(ops) < 3 || ops[0].s != "copy" && ops[0].s != "sync" && ops[0].s != "copyto" {
 						return false, ""
@@ -1792,7 +1792,7 @@ var exfiltrationRules = []*rule{
 				return a.personalFilesAway(ops[:len(ops)-1], ops[len(ops)-1].s, c.cwd)
 			case "duplicity", "azcopy":
 				// duplicity [--no-encryption] SRC URL, azcopy copy SRC URL
-				ops := positional(args)
+				ops := c.operands()
 				if c.name == "azcopy" {
 					if len(ops) < 3 || ops[0].s != "copy" && ops[0].s != "sync" {
 						return false, ""
@@ -1895,7 +1895,7 @@ var exfiltrationRules = []*rule{
 		Suggestions: []string{"Upload the build output (dist/, build/), not the project", "Share code through the forge, with its access rules"},
 		names:       names("aws", "gsutil", "gcloud", "rclone", "s3cmd", "mc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			var from, to []word
 			switch c.name {
 			case "aws":
@@ -1957,7 +1957,7 @@ var exfiltrationRules = []*rule{
 		names:       names("syncthing"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			// syncthing cli config folders ID devices add --device-id X
-			ops := positional(c.args())
+			ops := c.operands()
 			for i := 0; i+4 < len(ops); i++ {
 				if ops[i].s == "folders" && ops[i+2].s == "devices" && ops[i+3].s == "add" {
 					return true, "syncthing folder " + ops[i+1].s + " shared with another device"
@@ -1974,7 +1974,7 @@ var exfiltrationRules = []*rule{
 		fallback:    true, // secrets uploaded are the secrets' rules' to name
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if c.name == "kaggle" {
 				// kaggle datasets create -p DIR --public
 				if len(ops) > 1 && ops[0].s == "datasets" && (ops[1].s == "create" || ops[1].s == "version") && (hasWord(args, "--public") || hasWord(args, "-u")) {
@@ -2259,7 +2259,7 @@ var exfiltrationRules = []*rule{
 		names:       names("aws"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) < 4 || ops[0].s != "s3" || ops[1].s != "cp" && ops[1].s != "sync" && ops[1].s != "mv" || !hasWord(args, "--no-sign-request") {
 				return false, ""
 			}
@@ -3314,7 +3314,7 @@ func namesOnlyRead(c *cmd) bool {
 			return true
 		}
 		if hasWord(args, "-o") {
-			for _, w := range positional(args) {
+			for _, w := range c.operands() {
 				if strings.HasPrefix(w.s, "^[A-Z") && !strings.Contains(w.s, ".") {
 					return true
 				}
@@ -3338,7 +3338,7 @@ func settingsNamesCut(c *cmd) bool {
 			return false
 		}
 	}
-	for _, w := range positional(args) {
+	for _, w := range c.operands() {
 		l := lower(w.s)
 		if strings.Contains(l, ".ssh/") || strings.Contains(l, ".gnupg") || strings.HasSuffix(l, ".pem") || strings.HasSuffix(l, ".key") || strings.Contains(l, "id_") {
 			return false
@@ -3682,7 +3682,7 @@ func grepDropsSecrets(c *cmd) bool {
 	for _, p := range pats {
 		ps = append(ps, p.val)
 	}
-	ops := positional(args)
+	ops := c.operands()
 	if len(ps) == 0 && len(ops) > 1 {
 		ps, ops = append(ps, ops[0].s), ops[1:]
 	}
@@ -4175,7 +4175,7 @@ func outputNone(args []word) bool {
 // its concealed fields are masked unless --reveal asks for them.
 func opItemMasked(c *cmd) bool {
 	args := c.args()
-	ops := positional(args)
+	ops := c.operands()
 	return c.name == "op" && len(ops) > 1 && ops[0].s == "item" && ops[1].s == "get" && !hasWord(args, "--reveal") && !hasPrefixWord(args, "--format") && !hasWord(args, "--otp") &&
 		!hasPrefixWord(args, "--field") // (--fields password asks for the secret by name)
 }
@@ -4336,7 +4336,7 @@ func settingsDump(s *cmd) string {
 		return ""
 	}
 	args := s.args()
-	ops := positional(args)
+	ops := s.operands()
 	switch s.name {
 	case "docker", "podman":
 		if sub, _ := dockerSub(s); sub == "compose config" {
@@ -4374,7 +4374,7 @@ func settingsDump(s *cmd) string {
 // variable's name written for npm to read when it runs.
 func projectRegistryToken(c *cmd) string {
 	args := c.args()
-	ops := positional(args)
+	ops := c.operands()
 	if len(ops) < 3 || ops[0].s != "config" || ops[1].s != "set" {
 		return ""
 	}

@@ -24,7 +24,7 @@ var fileDeleteRules = []*rule{
 					force = force || strings.ContainsRune(w.s, 'f')
 				}
 			}
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) < 2 {
 				return false, ""
 			}
@@ -50,7 +50,7 @@ var fileDeleteRules = []*rule{
 			for _, w := range args {
 				del = del || w.s == "--del" || strings.HasPrefix(w.s, "--delete")
 			}
-			ops := positional(args)
+			ops := c.operands()
 			if !del || len(ops) < 2 || dryRun(c) {
 				return false, ""
 			}
@@ -161,7 +161,7 @@ var fileDeleteRules = []*rule{
 		names:       names("duplicity", "xtrabackup", "mariabackup", "restic", "consul", "vault", "velero"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			switch c.name {
 			case "velero":
 				// velero restore create --existing-resource-policy update:
@@ -257,7 +257,7 @@ var fileDeleteRules = []*rule{
 							archive = "?" // -xzf ARCHIVE: the next word
 						}
 					}
-					if ops := positional(args); archive == "?" && len(ops) > 0 {
+					if ops := c.operands(); archive == "?" && len(ops) > 0 {
 						archive = ops[0].s
 					}
 				}
@@ -540,7 +540,7 @@ func (a *analysis) extractDest(c *cmd) (string, pclass) {
 		if !hasWord(args, "-x") {
 			return "", pcNone
 		}
-		if ops := positional(args); len(ops) >= 2 {
+		if ops := c.operands(); len(ops) >= 2 {
 			dest = ops[len(ops)-1].s
 		}
 	default: // tar, bsdtar, gtar: x replaces what is there
@@ -644,7 +644,7 @@ var trashAndUninstallRules = []*rule{
 		names:       names("pipx", "nix", "choco", "scoop", "brew", "winget", "cargo", "gem"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			switch c.name {
 			case "pipx":
 				return len(ops) > 0 && ops[0].s == "uninstall-all", "pipx uninstall-all"
@@ -688,7 +688,7 @@ func backupRepoEmptied(c *cmd, src string) string {
 	if hasWord(args, "--dry-run") || hasWord(args, "-n") {
 		return ""
 	}
-	ops := positional(args)
+	ops := c.operands()
 	switch c.name {
 	case "nodetool":
 		// every snapshot of every keyspace (Cassandra's backups)
@@ -941,7 +941,7 @@ var credentialsWriter = map[string]bool{"kind": true, "k3d": true, "minikube": t
 func cleanDirOverrides(c *cmd) []word {
 	args := c.args()
 	cleans := false
-	for _, w := range positional(args) {
+	for _, w := range c.operands() {
 		if !strings.Contains(w.s, "=") && (strings.Contains(w.s, "clean") || strings.Contains(w.s, "uninstall") || w.s == "distclean" || w.s == "purge") {
 			cleans = true
 		}

@@ -16,7 +16,7 @@ var gitDestroyRules = []*rule{
 			if hasWord(args, "--ignore-immutable") {
 				return true, "--ignore-immutable"
 			}
-			ops := positional(args)
+			ops := c.operands()
 			switch {
 			case len(ops) > 1 && ops[0].s == "abandon":
 				for _, w := range ops[1:] {
@@ -461,7 +461,7 @@ var gitDestroyRules = []*rule{
 			if c.name == "az" {
 				// az repos policy ... update --enabled false: a branch
 				// policy of Azure Repos switched off or emptied
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) > 2 && ops[0].s == "repos" && ops[1].s == "policy" && (hasWord(args, "update") || hasWord(args, "create")) {
 					if w := azPolicyOff.FindString(joinWords(args)); w != "" {
 						return true, "az repos policy " + w
@@ -670,7 +670,7 @@ var dataVersionRules = []*rule{
 		names:       names("dvc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) == 0 || hasWord(args, "--dry") || hasWord(args, "--help") {
 				return false, ""
 			}
@@ -687,7 +687,7 @@ var dataVersionRules = []*rule{
 		names:       names("dvc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) == 0 || ops[0].s != "gc" || !dvcGCKeepsOnlyWorkspace(args) {
 				return false, ""
 			}

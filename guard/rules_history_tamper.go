@@ -119,7 +119,7 @@ var historyTamperRules = []*rule{
 					}
 				}
 				// fish: set -gx HISTFILE /dev/null, set -e fish_history
-				ops := positional(args)
+				ops := c.operands()
 				erase := hasWord(args, "-e") || hasWord(args, "--erase")
 				if len(ops) >= 1 && erase && (ops[0].s == "fish_history" || ops[0].s == "HISTFILE") {
 					return true, "set -e " + ops[0].s
@@ -286,7 +286,7 @@ var historyTamperRules = []*rule{
 					return true, "fc -p /dev/null"
 				}
 			case "set":
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) >= 1 && ops[0].s == "fish_history" && (len(ops) == 1 || ops[1].s == "") {
 					return true, "fish_history"
 				}

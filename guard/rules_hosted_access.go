@@ -79,7 +79,7 @@ var hostedAccessRules = []*rule{
 			if len(c.words) < 3 || ownCloudRules[c.name] || cliDestroyExempt[c.name] || fetchers[c.name] {
 				return false, ""
 			}
-			args, low := c.args(), c.lowerArgs()
+			low := c.lowerArgs()
 			public, aclVerb := false, false
 			for i, l := range low {
 				v := strings.TrimPrefix(strings.TrimPrefix(l, "--acl="), "acl=")
@@ -93,7 +93,7 @@ var hostedAccessRules = []*rule{
 			if !public || !aclVerb {
 				return false, ""
 			}
-			for _, w := range positional(args) {
+			for _, w := range c.operands() {
 				if l := lower(w.s); l != "public-read" && l != "public-read-write" && (strings.Contains(l, "://") || strings.Contains(l, "-")) {
 					if publicContent(l) {
 						return false, ""
@@ -134,7 +134,7 @@ var hostedAccessRules = []*rule{
 					}
 					switch r {
 					case "admin", "administrator", "owner", "superadmin", "super-admin", "super_admin", "org-admin", "account-admin", "accountadmin", "root":
-						for _, w := range positional(args) {
+						for _, w := range c.operands() {
 							if !strings.Contains(w.s, "@") && scratchName(w.s) {
 								return false, ""
 							}
@@ -191,7 +191,7 @@ var hostedAccessRules = []*rule{
 			if verb == "" {
 				return false, ""
 			}
-			args, low := c.args(), c.lowerArgs()
+			low := c.lowerArgs()
 			public := ""
 			for i, l := range low {
 				switch {
@@ -213,7 +213,7 @@ var hostedAccessRules = []*rule{
 			if public == "" {
 				return false, ""
 			}
-			for _, w := range positional(args) {
+			for _, w := range c.operands() {
 				if l := lower(w.s); l != "public" && l != "false" && (publicContent(l) || scratchName(strings.ReplaceAll(l, "example.", ""))) {
 					return false, "" // a site, docs, or a demo meant to be seen
 				}

@@ -72,7 +72,7 @@ var macosRules = []*rule{
 				if !shortCluster(args, 'd') && !shortCluster(args, 'c') {
 					return false, ""
 				}
-				for _, w := range positional(args) {
+				for _, w := range c.operands() {
 					if w.s == "com.apple.quarantine" {
 						continue
 					}
@@ -101,7 +101,7 @@ var macosRules = []*rule{
 				// (with a bundle id, one app's own)
 				// (before a write into TCC.db, macos-privacy-grant judges
 				// the line)
-				ops := positional(args)
+				ops := c.operands()
 				return len(ops) == 2 && ops[0].s == "reset" && !a.srcHas("TCC.db"), "every app's " + lastWord(args) + " permission reset"
 			case "security":
 				// set-key-partition-list -S …unsigned:: any unsigned

@@ -208,18 +208,43 @@ func netDeviceLines(c *cmd) (lines []string, special netKind, note string) {
 // netModule names Ansible's network modules that send command lines.
 var netModule = regexp.MustCompile(`(^|\.)(ios|nxos|eos|junos|vyos|routeros|asa|iosxr|frr|icx|aruba)_(command|config)$`)
 
+// netVerdicts holds what a command's device lines do, kind by kind: the
+// five device rules ask the same command, and each split and classified
+// its lines again. It is kept while the command's name and arguments are
+// those it was found for.
+type netVerdicts struct {
+	done bool
+	name string
+	gen  uint32
+	// hit[k] and note[k]: a line (or the command as a whole) of kind k
+	hit  [netDisrupt + 1]bool
+	note [netDisrupt + 1]string
+}
+
+// netDeviceVerdicts returns c's device verdicts, found once per command.
+func netDeviceVerdicts(c *cmd) *netVerdicts {
+	c.lowerArgs() // brings argCase.gen up to date
+	v := &c.netdev
+	if v.done && v.name == c.name && v.gen == c.argCase.gen {
+		return v
+	}
+	*v = netVerdicts{done: true, name: c.name, gen: c.argCase.gen}
+	lines, special, note := netDeviceLines(c)
+	if special != netNone {
+		v.hit[special], v.note[special] = true, note
+	}
+	for _, ln := range lines {
+		if k, l := netLineKind(ln); k != netNone && !v.hit[k] {
+			v.hit[k], v.note[k] = true, truncate(l, 80)
+		}
+	}
+	return v
+}
+
 // netDeviceMatch returns the match of the rule for one kind of line.
 func netDeviceMatch(kind netKind) func(a *analysis, c *cmd) (bool, string) {
 	return func(a *analysis, c *cmd) (bool, string) {
-		lines, special, note := netDeviceLines(c)
-		if special == kind {
-			return true, note
-		}
-		for _, ln := range lines {
-			if k, l := netLineKind(ln); k == kind {
-				return true, truncate(l, 80)
-			}
-		}
-		return false, ""
+		v := netDeviceVerdicts(c)
+		return v.hit[kind], v.note[kind]
 	}
 }

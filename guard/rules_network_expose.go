@@ -15,7 +15,7 @@ var networkExposeRules = []*rule{
 		names:       names("setx", "git", "npm", "pnpm", "yarn", "pip", "pip3", "sshuttle", "wg", "openvpn"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			switch c.name {
 			case "setx":
 				// setx HTTPS_PROXY http://203.0.113.9:8080: every later
@@ -194,7 +194,7 @@ var networkExposeRules = []*rule{
 		names:       names("docker", "podman", "nerdctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) == 0 || ops[0].s != "run" && !(ops[0].s == "container" && len(ops) > 1 && ops[1].s == "run") {
 				return false, ""
 			}
@@ -228,7 +228,7 @@ var networkExposeRules = []*rule{
 			args := c.args()
 			switch c.name {
 			case "kubectl", "oc":
-				if len(positional(args)) == 0 || !hasWord(args, "port-forward") {
+				if len(c.operands()) == 0 || !hasWord(args, "port-forward") {
 					return false, ""
 				}
 				if v, ok := optValue(args, "", "address"); ok {
@@ -333,7 +333,7 @@ var networkExposeRules = []*rule{
 			case "socat":
 				// socat TCP-LISTEN:4000,fork FILE:/dev/ttyUSB0: a device
 				// or a shell on a port of every address (no bind=)
-				if ops := positional(args); len(ops) == 2 {
+				if ops := c.operands(); len(ops) == 2 {
 					l, r := lower(ops[0].s), lower(ops[1].s)
 					if (strings.HasPrefix(l, "tcp-listen:") || strings.HasPrefix(l, "tcp4-listen:") || strings.HasPrefix(l, "tcp6-listen:")) && !strings.Contains(l, "bind=") && !strings.Contains(l, "range=") &&
 						(strings.Contains(r, "/dev/") || strings.HasPrefix(r, "exec:") || strings.HasPrefix(r, "system:")) {
@@ -367,7 +367,7 @@ var networkExposeRules = []*rule{
 			case "ollama":
 				// OLLAMA_HOST=0.0.0.0 ollama serve: the model server and its
 				// API (pull, delete, create) for anyone
-				if ops := positional(args); len(ops) > 0 && ops[0].s == "serve" {
+				if ops := c.operands(); len(ops) > 0 && ops[0].s == "serve" {
 					if v, ok := a.envOf(c, "OLLAMA_HOST"); ok {
 						if h, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(v, "http://"), "https://"), ":"); h == "0.0.0.0" || h == "" && strings.HasPrefix(v, ":") || h == "[::]" {
 							return true, "OLLAMA_HOST=" + v + " ollama serve"
@@ -473,7 +473,7 @@ var networkExposeRules = []*rule{
 		Suggestions: []string{"Let the owner decide to open the machine to remote logins", "Reach the machine through an existing, reviewed channel"},
 		names:       names("systemctl", "rc-update", "update-rc.d", "chkconfig"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 2 || hasWord(c.args(), "--user") {
 				return false, ""
 			}

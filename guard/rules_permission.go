@@ -240,7 +240,7 @@ var permissionRules = []*rule{
 			if !off {
 				return false, ""
 			}
-			for _, w := range positional(args) {
+			for _, w := range c.operands() {
 				p := a.absPath(w.s, c.cwd)
 				if p == "" || a.inWork(p) {
 					continue

@@ -130,7 +130,7 @@ var persistenceRules = []*rule{
 		names:       names("gcloud"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) < 4 || ops[0].s != "compute" || ops[1].s != "instances" || ops[2].s != "add-metadata" && ops[2].s != "create" {
 				return false, ""
 			}
@@ -196,7 +196,7 @@ var persistenceRules = []*rule{
 		names:       names("config.sh", "config.cmd", "svc.sh", "gitlab-runner", "act_runner", "forgejo-runner"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			switch c.name {
 			case "config.sh", "config.cmd":
 				// the Actions runner's own configuration script
@@ -374,7 +374,7 @@ var persistenceRules = []*rule{
 		Suggestions: []string{"Write the unit file in the project and show it for review", "Run the program in the foreground instead"}, names: names("systemctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) < 2 || ops[0].s != "edit" || !hasWord(args, "--force") && !hasWord(args, "-f") {
 				return false, ""
 			}
@@ -517,7 +517,7 @@ var persistenceRules = []*rule{
 					return false, ""
 				}
 			}
-			ops := positional(args)
+			ops := c.operands()
 			if c.in.kind == flowText && c.in.partial && len(ops) <= 1 && !suspiciousJob(c.in.text) {
 				// the current crontab with a line added ((crontab -l;
 				// echo JOB) | crontab -): nothing else is replaced, but
@@ -547,7 +547,7 @@ var persistenceRules = []*rule{
 		Suggestions: []string{"Run the program in the foreground for the task", "Show the unit and let the user enable it"}, names: names("systemctl", "rc-update", "update-rc.d", "chkconfig", "launchctl", "sv"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) < 2 && c.name != "launchctl" {
 				return false, ""
 			}
@@ -624,7 +624,7 @@ var persistenceRules = []*rule{
 				}
 			case "aws":
 				// aws configure set credential_process /tmp/x
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) >= 4 && ops[0].s == "configure" && ops[1].s == "set" && strings.HasSuffix(ops[2].s, "credential_process") {
 					if f := strings.Fields(ops[3].s); len(f) > 0 && untrustedPlace(f[0]) {
 						return true, "aws configure set credential_process " + f[0]
@@ -770,7 +770,7 @@ var persistenceRules = []*rule{
 				if hasWord(args, "-g") || hasWord(args, "--global") || hasWord(args, "-P") || hasWord(args, "--path") || hasWord(args, "-n") || hasWord(args, "--dry-run") {
 					return false, ""
 				}
-				for _, w := range positional(args) {
+				for _, w := range c.operands() {
 					// tools' own hidden folders (~/.bun/bin, ~/.deno/bin)
 					// are where they install; a cache or a temporary
 					// folder is not
@@ -783,7 +783,7 @@ var persistenceRules = []*rule{
 			if c.name == "systemctl" {
 				// systemctl set-environment NAME=VALUE: every service the
 				// manager starts from now on gets it
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) < 2 || ops[0].s != "set-environment" {
 					return false, ""
 				}
@@ -804,7 +804,7 @@ var persistenceRules = []*rule{
 			if !universal {
 				return false, ""
 			}
-			ops := positional(args)
+			ops := c.operands()
 			if c.name == "launchctl" && len(ops) > 0 {
 				ops = ops[1:]
 			}

@@ -392,7 +392,7 @@ var pipelineRules = []*rule{
 		names:       names("ldapdelete", "kadmin", "kadmin.local", "samba-tool", "realm", "ipa"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if hasWord(args, "--help") || hasWord(args, "-h") && c.name != "ldapdelete" {
 				return false, ""
 			}
@@ -436,7 +436,7 @@ var pipelineRules = []*rule{
 		names:       names("certbot", "keytool"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			switch c.name {
 			case "certbot":
 				if len(ops) == 0 || ops[0].s != "delete" && ops[0].s != "revoke" || hasWord(args, "--dry-run") || hasWord(args, "--staging") || hasWord(args, "--test-cert") {
@@ -465,7 +465,7 @@ var pipelineRules = []*rule{
 		Suggestions: []string{"Let an administrator lock accounts"}, names: names("chage", "usermod", "passwd"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) == 0 {
 				return false, ""
 			}

@@ -20,7 +20,7 @@ var privilegeRules = []*rule{
 		names:       names("vault"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if a.hashiLocalServer(c) {
 				return false, "" // a development server on this machine
 			}
@@ -55,7 +55,7 @@ var privilegeRules = []*rule{
 			if len(args) == 0 || hasWord(args, "-h") || hasWord(args, "--help") {
 				return false, ""
 			}
-			for _, w := range positional(args) {
+			for _, w := range c.operands() {
 				if h := lower(hostOf(w.s)); h != "" && (loopback(h) || h == "localhost") {
 					return false, "" // a service on this machine, the developer's own
 				}
@@ -81,7 +81,7 @@ var privilegeRules = []*rule{
 			if l := lower(script); !hasAny(l, "vuln", "exploit", "brute", "dos", "intrusive", "malware") {
 				return false, ""
 			}
-			for _, w := range positional(args) {
+			for _, w := range c.operands() {
 				if w.s == script {
 					continue
 				}
@@ -259,7 +259,7 @@ var privilegeRules = []*rule{
 						return false, ""
 					}
 				}
-				for _, w := range positional(args) {
+				for _, w := range c.operands() {
 					if w.s != "root" && w.s != "-" {
 						return false, ""
 					}
@@ -285,7 +285,7 @@ var privilegeRules = []*rule{
 			switch c.name {
 			case "git":
 				// git's pager (-p, help) runs as root, and !sh in it too
-				if hasWord(args, "-p") || hasWord(args, "--paginate") || len(positional(args)) > 0 && positional(args)[0].s == "help" {
+				if hasWord(args, "-p") || hasWord(args, "--paginate") || len(c.operands()) > 0 && c.operands()[0].s == "help" {
 					return true, "git pager"
 				}
 				return false, ""
@@ -392,7 +392,7 @@ var privilegeRules = []*rule{
 					return true, args[len(args)-1].s
 				}
 			case "adduser", "addgroup":
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) == 2 && admin(ops[1].s) {
 					return true, ops[1].s
 				}
@@ -445,7 +445,7 @@ var privilegeRules = []*rule{
 					}
 				}
 			case "passwd", "usermod":
-				ops := positional(args)
+				ops := c.operands()
 				if c.name == "passwd" && (hasWord(args, "-l") || hasWord(args, "--lock") || hasWord(args, "-S") || hasWord(args, "--status")) {
 					return false, "" // passwd -l root: the password locked, or its state shown
 				}
@@ -461,7 +461,7 @@ var privilegeRules = []*rule{
 			args := c.args()
 			switch c.name {
 			case "passwd":
-				ops := positional(args)
+				ops := c.operands()
 				if hasWord(args, "-d") || hasWord(args, "--delete") || hasWord(args, "-u") && len(ops) > 0 {
 					return true, "password removed or unlocked"
 				}
@@ -764,7 +764,7 @@ var privilegeRules = []*rule{
 					user, _ = optValue(args, "", "user-name")
 				}
 			case "az":
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) < 3 || ops[0].s != "ad" || ops[1].s != "user" || ops[2].s != "update" || !hasPrefixWord(args, "--password") {
 					return false, ""
 				}
@@ -974,7 +974,7 @@ var privilegeRules = []*rule{
 				// helm install X --set privileged=true,hostNetwork=true:
 				// the chart's pods given the node (a local cluster's are
 				// the developer's)
-				if ops := positional(args); len(ops) == 0 || ops[0].s != "install" && ops[0].s != "upgrade" || localKubeContext(args) {
+				if ops := c.operands(); len(ops) == 0 || ops[0].s != "install" && ops[0].s != "upgrade" || localKubeContext(args) {
 					return false, ""
 				}
 				for _, w := range args {
@@ -1022,7 +1022,7 @@ var privilegeRules = []*rule{
 				if !hasWord(args, "-r") {
 					return false, ""
 				}
-				for _, w := range positional(args) {
+				for _, w := range c.operands() {
 					// the whole system or a top folder (/, /usr, /opt); the
 					// program folders (/usr/bin) are where one looks up a
 					// tool's own capabilities
@@ -1187,7 +1187,7 @@ var privilegeRules = []*rule{
 				}
 			case "kcadm.sh", "kcadm":
 				// a realm's admin role, or any role in the master realm
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) == 0 || ops[0].s != "add-roles" {
 					return false, ""
 				}

@@ -23,7 +23,7 @@ var registryRules = []*rule{
 			if !ok || !strings.Contains(lower(src), "nuget.org") {
 				return false, ""
 			}
-			for _, w := range positional(args) {
+			for _, w := range c.operands() {
 				l := lower(path.Base(strings.ReplaceAll(w.s, `\`, "/")))
 				if strings.HasSuffix(l, ".nupkg") && (strings.Contains(l, ".internal.") || strings.Contains(l, ".private.") || strings.HasPrefix(l, "internal.") || strings.Contains(l, ".corp.")) {
 					return true, w.s + " → nuget.org"
@@ -340,7 +340,7 @@ func unpublished(c *cmd) (pkg, version string, ok bool) {
 	if verb == "" || hasWord(args, "--dry-run") || hasWord(args, "--undo") || hasWord(args, "--help") {
 		return "", "", false
 	}
-	ops := positional(args)
+	ops := c.operands()
 	// the operands after the verb, less option values
 	var rest []string
 	seen := false
@@ -440,7 +440,7 @@ func liftsPrivate(c *cmd) bool {
 	args := c.args()
 	switch c.name {
 	case "npm", "pnpm", "yarn":
-		ops := positional(args)
+		ops := c.operands()
 		if len(ops) < 3 || ops[0].s != "pkg" {
 			return false
 		}

@@ -44,7 +44,7 @@ var remoteExecRules = []*rule{
 				if hasWord(args, "-pkginfo") || hasWord(args, "-volinfo") || hasWord(args, "-query") {
 					return false, "" // installer -pkginfo: what it holds, nothing installed
 				}
-				for _, w := range positional(args) {
+				for _, w := range c.operands() {
 					p := a.absPath(w.s, c.cwd)
 					if !w.ok || !a.inDownloads(p) {
 						continue
@@ -86,7 +86,7 @@ var remoteExecRules = []*rule{
 				if !installs {
 					return false, ""
 				}
-				for _, w := range positional(args) {
+				for _, w := range c.operands() {
 					if p := a.absPath(w.s, c.cwd); w.ok && (strings.HasSuffix(p, ".deb") || strings.HasSuffix(p, ".rpm")) {
 						if a.inDownloads(p) {
 							return true, w.s
@@ -132,7 +132,7 @@ var remoteExecRules = []*rule{
 			case "scoop":
 				// scoop install URL: a manifest (JSON) from any web site
 				// names the installer and its scripts
-				if ops := positional(args); len(ops) == 0 || ops[0].s != "install" {
+				if ops := c.operands(); len(ops) == 0 || ops[0].s != "install" {
 					return false, ""
 				}
 				for _, u := range urlArgs(args) {
@@ -145,7 +145,7 @@ var remoteExecRules = []*rule{
 			if c.name == "fisher" {
 				// fisher takes owner/repo from GitHub; a host in front
 				// fetches the plugin, and its conf.d code, from anywhere
-				for _, w := range positional(args) {
+				for _, w := range c.operands() {
 					host, _, ok := strings.Cut(w.s, "/")
 					if ok && strings.Contains(host, ".") && !codeHosts[lower(host)] {
 						return true, w.s
@@ -186,7 +186,7 @@ var remoteExecRules = []*rule{
 			}
 			if c.name == "go" {
 				// go install MOD@master, go run MOD@main: a branch's head
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) < 2 || ops[0].s != "install" && ops[0].s != "run" {
 					return false, ""
 				}
@@ -200,7 +200,7 @@ var remoteExecRules = []*rule{
 			if c.name == "composer" {
 				// composer [global] require vendor/pkg:dev-main: a
 				// branch's head, its plugins and scripts run at install
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) > 0 && ops[0].s == "global" {
 					ops = ops[1:]
 				}
@@ -237,7 +237,7 @@ var remoteExecRules = []*rule{
 				// npm install -g https://github.com/u/r/tarball/main,
 				// pnpm add github:u/r: a repository's moving head (yarn
 				// global add URL: the same, for every project)
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) > 0 && ops[0].s == "global" {
 					ops = ops[1:]
 				}
@@ -305,7 +305,7 @@ var remoteExecRules = []*rule{
 		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "brew", "choco", "scoop", "poetry", "npx", "bunx", "cargo", "conda", "mamba", "micromamba", "composer"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) == 0 && c.name != "npx" && c.name != "bunx" {
 				return false, ""
 			}
@@ -417,7 +417,7 @@ var remoteExecRules = []*rule{
 			switch c.name {
 			case "helm":
 				// helm repo add NAME URL; helm install NAME --repo URL
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) > 3 && ops[0].s == "repo" && ops[1].s == "add" {
 					// adding a repository only lists its charts; installing
 					// one from it in the same line runs them
@@ -447,7 +447,7 @@ var remoteExecRules = []*rule{
 				}
 				if v, ok := optValue(args, "-s", "source"); ok {
 					src = v
-				} else if ops := positional(args); len(ops) > 0 && strings.Contains(ops[len(ops)-1].s, "://") && hasWord(args, "source") {
+				} else if ops := c.operands(); len(ops) > 0 && strings.Contains(ops[len(ops)-1].s, "://") && hasWord(args, "source") {
 					src = ops[len(ops)-1].s
 				}
 			default:
@@ -728,7 +728,7 @@ var remoteExecRules = []*rule{
 		Suggestions: suggRemote, names: names("puppet", "chef-apply", "chef-client", "chef-solo", "cinc-client", "mgmt", "pyinfra"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			switch c.name {
 			case "puppet":
 				// puppet apply reads its manifest from standard input
@@ -944,7 +944,7 @@ var remoteExecRules = []*rule{
 		names:       names("az", "aws"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			opt := ""
 			switch {
 			case c.name == "az" && len(ops) > 1 && ops[0].s == "deployment" && (ops[1].s == "create" || len(ops) > 2 && ops[2].s == "create"):
@@ -974,7 +974,7 @@ var remoteExecRules = []*rule{
 				// mint run git.example.com/x/tool: a Swift package built
 				// and run from another host than GitHub (owner/repo, the
 				// usual form, is judged like any GitHub package)
-				if ops := positional(args); len(ops) > 1 && (ops[0].s == "run" || ops[0].s == "install") {
+				if ops := c.operands(); len(ops) > 1 && (ops[0].s == "run" || ops[0].s == "install") {
 					first, _, _ := strings.Cut(ops[1].s, "/")
 					if strings.Contains(first, ".") && first != "github.com" || strings.Contains(ops[1].s, "://") && codeURL(ops[1].s) {
 						return true, "mint " + ops[0].s + " " + ops[1].s
@@ -985,7 +985,7 @@ var remoteExecRules = []*rule{
 				// flux bootstrap git --url=STRANGER --path=clusters/production,
 				// or from a personal account's repository: the production
 				// cluster applies whatever that repository holds from now on
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) < 2 || ops[0].s != "bootstrap" {
 					return false, ""
 				}
@@ -1002,7 +1002,7 @@ var remoteExecRules = []*rule{
 			case "winget":
 				// winget configure URL: a configuration's resources run
 				// whatever scripts and installers the host names
-				if ops := positional(args); len(ops) > 0 && ops[0].s == "configure" {
+				if ops := c.operands(); len(ops) > 0 && ops[0].s == "configure" {
 					for _, u := range urlArgs(args) {
 						if !isLocalHost(hostOf(u)) {
 							return true, "winget configure " + u
@@ -1024,7 +1024,7 @@ var remoteExecRules = []*rule{
 					}
 				}
 			case "uv", "uvx", "pipx":
-				if ops := positional(args); len(ops) > 0 && c.name == "uv" && (ops[0].s == "publish" || ops[0].s == "build") {
+				if ops := c.operands(); len(ops) > 0 && c.name == "uv" && (ops[0].s == "publish" || ops[0].s == "build") {
 					return false, "" // the project's own package, sent to an index or built
 				}
 				for i, w := range args {
@@ -1045,10 +1045,10 @@ var remoteExecRules = []*rule{
 					}
 				}
 			case "npx", "bunx", "pnpm", "dnx", "npm":
-				if ops := positional(args); c.name == "npm" && (len(ops) == 0 || ops[0].s != "exec" && ops[0].s != "x") {
+				if ops := c.operands(); c.name == "npm" && (len(ops) == 0 || ops[0].s != "exec" && ops[0].s != "x") {
 					return false, "" // npm exec, npm x: npx's own commands
 				}
-				if ops := positional(args); c.name == "pnpm" && len(ops) > 0 && (ops[0].s == "config" || ops[0].s == "publish") {
+				if ops := c.operands(); c.name == "pnpm" && len(ops) > 0 && (ops[0].s == "config" || ops[0].s == "publish") {
 					return false, "" // pnpm config set: settings have rules of their own; pnpm publish --registry URL: where the package goes
 				}
 				for i, w := range args {
@@ -1083,7 +1083,7 @@ var remoteExecRules = []*rule{
 			case "nix":
 				// nix run|shell|develop|profile install FLAKE: a flake
 				// of anyone's builds and runs its code
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) > 1 && (ops[0].s == "run" || ops[0].s == "shell" || ops[0].s == "develop" || ops[0].s == "profile" && len(ops) > 2 && (ops[1].s == "install" || ops[1].s == "add")) {
 					for _, w := range ops[1:] {
 						if (strings.HasPrefix(w.s, "github:") || strings.HasPrefix(w.s, "gitlab:") || strings.Contains(w.s, "://")) &&
@@ -1137,7 +1137,7 @@ var remoteExecRules = []*rule{
 			if !install {
 				return false, ""
 			}
-			for _, w := range positional(args) {
+			for _, w := range c.operands() {
 				if codeURL(w.s) && (strings.HasSuffix(w.s, ".deb") || strings.HasSuffix(w.s, ".rpm") || strings.HasSuffix(w.s, ".pkg") || strings.Contains(w.s, ".pkg.tar") || strings.HasSuffix(w.s, ".apk")) {
 					return true, w.s
 				}
@@ -1299,7 +1299,7 @@ var remoteExecRules = []*rule{
 				// curl -o main.tf URL && terraform apply: a configuration
 				// from the network, applied with the user's credentials
 				// (its provisioners and external data sources run here)
-				if ops := positional(args); len(ops) == 0 || ops[0].s != "apply" || len(a.downloads) == 0 {
+				if ops := c.operands(); len(ops) == 0 || ops[0].s != "apply" || len(a.downloads) == 0 {
 					return false, ""
 				}
 				dir := a.absPath(".", c.cwd)
@@ -1315,7 +1315,7 @@ var remoteExecRules = []*rule{
 			case "direnv":
 				// git clone URL d && cd d && direnv allow: the cloned
 				// .envrc runs in every later shell that enters it
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) == 0 || ops[0].s != "allow" && ops[0].s != "permit" && ops[0].s != "grant" {
 					return false, ""
 				}

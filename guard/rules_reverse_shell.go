@@ -59,7 +59,7 @@ var reverseShellRules = []*rule{
 				// docker run -p 6379:6379 redis --protected-mode no: the
 				// container's port published on every interface, its
 				// protection off
-				if ops := positional(args); len(ops) > 0 && ops[0].s == "run" && (strings.Contains(j, "--protected-mode no") || strings.Contains(j, "--bind_ip_all") && !strings.Contains(j, "--auth")) {
+				if ops := c.operands(); len(ops) > 0 && ops[0].s == "run" && (strings.Contains(j, "--protected-mode no") || strings.Contains(j, "--bind_ip_all") && !strings.Contains(j, "--auth")) {
 					for i, w := range args {
 						p := ""
 						if (w.s == "-p" || w.s == "--publish") && i+1 < len(args) {
@@ -79,7 +79,7 @@ var reverseShellRules = []*rule{
 				if !hasWord(args, "service") {
 					break
 				}
-				if ops := positional(args); len(ops) > 2 && ops[0].s == "system" && ops[1].s == "service" {
+				if ops := c.operands(); len(ops) > 2 && ops[0].s == "system" && ops[1].s == "service" {
 					for _, w := range ops[2:] {
 						if strings.HasPrefix(w.s, "tcp:0.0.0.0") || strings.HasPrefix(w.s, "tcp://0.0.0.0") || strings.HasPrefix(w.s, "tcp::") || strings.HasPrefix(w.s, "tcp:[::]") {
 							return true, "podman system service " + w.s

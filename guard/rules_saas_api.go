@@ -194,7 +194,7 @@ var bulkMessageRules = []*rule{
 			what := ""
 			switch c.name {
 			case "twilio":
-				if p := positional(c.args()); len(p) > 0 && strings.HasPrefix(p[0].s, "api:") && strings.HasSuffix(p[0].s, ":messages:create") {
+				if p := c.operands(); len(p) > 0 && strings.HasPrefix(p[0].s, "api:") && strings.HasSuffix(p[0].s, ":messages:create") {
 					what = "twilio " + p[0].s
 				}
 			case "aws":

@@ -527,7 +527,7 @@ var secretPlacementRules = []*rule{
 			if added == "" {
 				return false, ""
 			}
-			for _, w := range positional(args) {
+			for _, w := range c.operands() {
 				if isProdName(lower(w.s)) {
 					return true, added + " on " + w.s
 				}

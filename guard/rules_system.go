@@ -42,7 +42,7 @@ var systemRules = []*rule{
 				if hasWord(args, "-a") || hasWord(args, "--all") {
 					return true, "-a"
 				}
-				for _, w := range positional(args) {
+				for _, w := range c.operands() {
 					if p := a.absPath(w.s, c.cwd); p == "/" || p == "/usr" || p == "/boot" || p == "/home" || p == "/var" || p == "/proc" || p == "/sys" || p == "/dev" {
 						return true, p
 					}
@@ -53,7 +53,7 @@ var systemRules = []*rule{
 			if hasWord(args, "--bind") || hasWord(args, "-B") || hasWord(args, "--rbind") || strings.Contains(o, "bind") {
 				// mounting over a process's /proc entry hides it from
 				// ps and top; over a system directory it replaces it
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) > 1 {
 					p := a.absPath(ops[len(ops)-1].s, c.cwd)
 					if strings.HasPrefix(p, "/proc/") || p == "/etc" || p == "/usr" || p == "/bin" || p == "/sbin" || p == "/boot" || strings.HasPrefix(p, "/etc/") ||
@@ -67,7 +67,7 @@ var systemRules = []*rule{
 				// mount -t tmpfs tmpfs /var/lib/postgresql: a new file
 				// system over a service's data (it sees an empty one)
 				if t, ok := optValue(args, "-t", "types"); ok && (t == "tmpfs" || t == "ramfs" || t == "overlay") {
-					if ops := positional(args); len(ops) > 1 {
+					if ops := c.operands(); len(ops) > 1 {
 						if p := a.absPath(ops[len(ops)-1].s, c.cwd); strings.HasPrefix(p, "/var/lib/") || p == "/etc" || p == "/usr" || p == "/home" || p == "/var" || p == "/srv" || strings.HasPrefix(p, "/srv/") {
 							return true, t + " over " + p
 						}
@@ -75,14 +75,14 @@ var systemRules = []*rule{
 				}
 				return false, ""
 			}
-			if ops := positional(args); len(ops) > 0 && (mountOption(o, "exec") || mountOption(o, "suid")) {
+			if ops := c.operands(); len(ops) > 0 && (mountOption(o, "exec") || mountOption(o, "suid")) {
 				// remount,exec,suid /tmp: the world-writable directories'
 				// hardening taken off
 				if p := a.absPath(ops[len(ops)-1].s, c.cwd); p == "/tmp" || p == "/var/tmp" || p == "/dev/shm" {
 					return true, o + " " + p
 				}
 			}
-			for _, w := range positional(args) {
+			for _, w := range c.operands() {
 				// (remount,ro /var/lib/docker: every container's storage)
 				if p := a.absPath(w.s, c.cwd); p == "/" || p == "/usr" || p == "/boot" || p == "/home" || p == "/var" || p == "/etc" ||
 					strings.HasPrefix(p, "/var/lib/") || p == "/srv" || strings.HasPrefix(p, "/srv/") || p == "/opt" {
@@ -110,7 +110,7 @@ var systemRules = []*rule{
 		Suggestions: []string{"Leave machine-wide settings to an administrator"}, names: names("timedatectl", "date", "hostnamectl", "hostname", "systemctl", "hwclock", "scutil"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			switch c.name {
 			case "timedatectl":
 				return len(ops) > 0 && (ops[0].s == "set-time" || ops[0].s == "set-timezone" || ops[0].s == "set-ntp"), ops[0].s
@@ -172,7 +172,7 @@ var systemRules = []*rule{
 			case "kexec":
 				return hasWord(args, "-e") || hasWord(args, "--exec"), ""
 			case "systemctl", "loginctl":
-				for _, w := range positional(args) {
+				for _, w := range c.operands() {
 					switch w.s {
 					case "poweroff", "reboot", "halt", "kexec", "emergency", "rescue", "soft-reboot":
 						return true, w.s
@@ -243,7 +243,7 @@ var systemRules = []*rule{
 					}
 				}
 			case "killall", "pkill":
-				for _, w := range positional(args) {
+				for _, w := range c.operands() {
 					switch w.s {
 					case "init", "systemd", "sshd", "dbus-daemon", "systemd-journald", "containerd", "dockerd", "kubelet", "Xorg", "-1":
 						return true, w.s
@@ -323,7 +323,7 @@ var systemRules = []*rule{
 		names:       names("apt-mark", "apt-get", "apt", "dnf", "yum", "nvram"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			switch c.name {
 			case "nvram":
 				// firmware variables: boot arguments, security settings
@@ -462,7 +462,7 @@ var systemRules = []*rule{
 				return false, ""
 			}
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) == 0 {
 				return false, ""
 			}
@@ -579,7 +579,7 @@ var systemRules = []*rule{
 		names:       names("killall", "systemctl", "service", "ss", "loginctl", "fuser", "docker", "docker-compose", "podman", "helm", "renice"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			switch c.name {
 			case "killall":
 				pats := positional(killSelectors(args))
@@ -687,7 +687,7 @@ var systemRules = []*rule{
 				}
 				return false, ""
 			case "ufw":
-				ops := positional(args) // ufw --force disable
+				ops := c.operands() // ufw --force disable
 				if len(ops) > 0 && (ops[0].s == "disable" || ops[0].s == "reset") {
 					return true, ""
 				}
@@ -897,7 +897,7 @@ var systemRules = []*rule{
 		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle", "set", "cmd:set", "gcloud", "launchctl", "mise", "rtx", "sdkmanager"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			switch c.name {
 			case "sdkmanager":
 				// sdkmanager --no_https --install ...: the SDK's packages
@@ -1202,7 +1202,7 @@ var systemRules = []*rule{
 			if !on {
 				return false, ""
 			}
-			for _, w := range positional(args) {
+			for _, w := range c.operands() {
 				if p := a.absPath(w.s, c.cwd); p != "" && !a.inWork(p) && systemTree(p) {
 					return true, p
 				}
@@ -1261,7 +1261,7 @@ var systemRules = []*rule{
 			if !removing {
 				return false, ""
 			}
-			for _, w := range positional(args) {
+			for _, w := range c.operands() {
 				if securityAgent(w.s) {
 					return true, w.s
 				}
@@ -1306,7 +1306,7 @@ var systemRules = []*rule{
 			if c.name == "modprobe" && !hasWord(args, "-r") && !hasWord(args, "--remove") {
 				return false, ""
 			}
-			ops := positional(args)
+			ops := c.operands()
 			return len(ops) > 0, strings.Join(wordsText(ops), " ")
 		}},
 	{ID: "shared-environment-removed", Level: LevelHigh, Category: CategorySystem, Description: "removing a production environment or store paths programs still use (conda env remove of a production environment, nix-store --delete --ignore-liveness)",
@@ -1374,7 +1374,7 @@ var systemRules = []*rule{
 			if !removing {
 				return false, ""
 			}
-			for _, w := range positional(args) {
+			for _, w := range c.operands() {
 				n := w.s
 				if g, ok := strings.CutSuffix(n, "*"); ok && (criticalPackages[g] || g == "python3" || g == "libc6" || g == "systemd" || g == "perl") {
 					return true, n // a glob over a critical package and its kin
@@ -1397,7 +1397,7 @@ var systemRules = []*rule{
 		Suggestions: []string{"Add an exclusion for the project's folder through the security team", "Leave real-time protection on"}, names: names("mdatp", "sentinelctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if c.name == "sentinelctl" {
 				return len(ops) > 0 && (ops[0].s == "unload" || ops[0].s == "unprotect"), "sentinelctl " + joinWords(ops[:min(1, len(ops))])
 			}
@@ -1449,7 +1449,7 @@ var systemRules = []*rule{
 			case "semanage":
 				// semanage permissive -a httpd_t: a confined domain let do
 				// anything (logged, not stopped)
-				ops := positional(args)
+				ops := c.operands()
 				return len(ops) > 0 && ops[0].s == "permissive" && (hasWord(args, "-a") || hasWord(args, "--add")), "SELinux domain made permissive"
 			case "setsebool":
 				// setsebool -P httpd_execmem on: a protection given up for good
@@ -1476,7 +1476,7 @@ var systemRules = []*rule{
 				if hasWord(args, "--add") {
 					// spctl --add ~/Downloads/X.app: Gatekeeper told to let a
 					// downloaded program run unchecked
-					for _, w := range positional(args) {
+					for _, w := range c.operands() {
 						if a.inDownloads(a.absPath(w.s, c.cwd)) || a.isDownloaded(w.s, c.cwd) {
 							return true, "Gatekeeper exception for " + w.s
 						}
@@ -1533,7 +1533,7 @@ var systemRules = []*rule{
 				if !hasWord(args, "-U") && !hasWord(args, "-Ux") && !hasWord(args, "-xU") && !hasWord(args, "--universal") {
 					return false, ""
 				}
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) < 2 {
 					return false, ""
 				}
@@ -1618,7 +1618,7 @@ var systemRules = []*rule{
 			}
 			if c.name == "amtool" {
 				// a matcher every alert matches
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) < 2 || ops[0].s != "silence" || ops[1].s != "add" {
 					return false, ""
 				}
@@ -1687,7 +1687,7 @@ var systemRules = []*rule{
 			if hasWord(args, "--user") {
 				return false, ""
 			}
-			ops := positional(args)
+			ops := c.operands()
 			switch c.name {
 			case "nginx", "httpd":
 				// nginx -s stop, httpd -k stop: the web server this
@@ -1801,7 +1801,7 @@ var systemRules = []*rule{
 				}
 				return false, ""
 			}
-			ops := positional(args)
+			ops := c.operands()
 			switch c.name {
 			case "pm2":
 				// pm2 kill, pm2 stop all: every app the daemon runs, not
@@ -1943,7 +1943,7 @@ var tlsOffRules = []*rule{
 				target = firstURLHost(args)
 			case "argocd":
 				// argocd login HOST --insecure: the password sent unchecked
-				if ops := positional(args); len(ops) < 2 || ops[0].s != "login" || !hasWord(args, "--insecure") {
+				if ops := c.operands(); len(ops) < 2 || ops[0].s != "login" || !hasWord(args, "--insecure") {
 					return false, ""
 				} else {
 					target = hostOf("https://" + ops[1].s)
@@ -1965,7 +1965,7 @@ var tlsOffRules = []*rule{
 				if !hasAnyWord(low, "--insecure-skip-tls-verify", "--insecure-skip-tls-verify=true") {
 					return false, ""
 				}
-				ops := positional(args)
+				ops := c.operands()
 				if c.name == "helm" && len(ops) >= 3 && ops[0].s == "push" {
 					// helm push CHART oci://registry: the registry's
 					// login and the chart sent unchecked
@@ -2002,7 +2002,7 @@ var tlsOffRules = []*rule{
 					break
 				}
 			case "vault":
-				ops := positional(args)
+				ops := c.operands()
 				if len(ops) == 0 || ops[0].s != "login" || !(a.srcHas("VAULT_SKIP_VERIFY=true") || a.srcHas("VAULT_SKIP_VERIFY=1")) {
 					return false, ""
 				}
@@ -2033,7 +2033,7 @@ var tlsOffRules = []*rule{
 						what = l
 					}
 				}
-				for _, w := range positional(args) {
+				for _, w := range c.operands() {
 					if h, ok := strings.CutPrefix(w.s, "docker://"); ok {
 						target = h[:strings.IndexAny(h+"/", "/")]
 						break
@@ -2144,8 +2144,7 @@ var sharedHostRules = []*rule{
 		Suggestions: []string{"Let the cluster's operators change its membership", "Check the cluster's health (operator raft list-peers) and ask first"},
 		names:       names("consul", "nomad", "vault"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if a.hashiLocalServer(c) {
 				return false, "" // a development server on this machine
 			}
@@ -2164,7 +2163,7 @@ var sharedHostRules = []*rule{
 		names:       names("umount", "fuser", "chmod", "chown", "quotaoff", "setquota", "edquota", "gitlab-runner", "fail2ban-client"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			o := c.opts()
 			outside := func(w word) (string, bool) {
 				p := a.absPath(w.s, c.cwd)

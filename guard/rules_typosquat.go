@@ -27,7 +27,7 @@ func init() { ruleSets = append(ruleSets, typosquatRules) }
 // package names it installs ("" and nil when it installs nothing).
 func installedNames(c *cmd) (string, []string) {
 	args := c.args()
-	ops := positional(args)
+	ops := c.operands()
 	if len(ops) == 0 {
 		return "", nil
 	}

@@ -165,7 +165,7 @@ var workstationRules = []*rule{
 				// --delete-generations old: all but the current one
 				return hasWord(args, "--delete-generations") && hasWord(args, "old"), "nix-env --delete-generations old"
 			case "guix":
-				ops := positional(args)
+				ops := c.operands()
 				return len(ops) > 0 && ops[0].s == "gc" && (hasWord(args, "--delete-generations") || hasWord(args, "-d")), "guix gc --delete-generations"
 			}
 			return false, ""
@@ -175,7 +175,7 @@ var workstationRules = []*rule{
 		names:       names("defaults", "code", "code-insiders", "codium", "cursor", "tmux", "emacsclient", "chezmoi", "jupyter", "jupyter-notebook", "jupyter-lab"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			switch c.name {
 			case "defaults":
 				// an app's whole preferences (or one of its lists), of
@@ -256,7 +256,7 @@ var workstationRules = []*rule{
 		names:       names("snap", "flatpak", "brew"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) == 0 || hasWord(args, "--dry-run") || hasWord(args, "-n") {
 				return false, ""
 			}
@@ -296,7 +296,7 @@ var workstationRules = []*rule{
 		names:       names("pass", "gopass"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) < 2 || ops[0].s != "rm" && ops[0].s != "remove" && ops[0].s != "delete" {
 				return false, ""
 			}
@@ -328,7 +328,7 @@ var workstationRules = []*rule{
 		names:       names("flatpak"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := c.operands()
 			if len(ops) == 0 || ops[0].s != "override" {
 				return false, ""
 			}

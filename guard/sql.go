@@ -364,7 +364,7 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 	case "dbt":
 		// dbt run-operation run_sql --args "{sql: 'DROP ...'}": a
 		// macro that runs the statement it is given
-		if p := positional(args); len(p) > 0 && p[0].s == "run-operation" {
+		if p := c.operands(); len(p) > 0 && p[0].s == "run-operation" {
 			if v, ok := optValue(args, "", "args"); ok {
 				if m := dbtSQLArg.FindStringSubmatch(v); m != nil {
 					add(m[1] + m[2])
@@ -373,7 +373,7 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 		}
 	case "gcloud":
 		// gcloud spanner databases execute-sql DB --instance=I --sql='SQL'
-		if ops := positional(args); len(ops) > 2 && ops[0].s == "spanner" && ops[1].s == "databases" && ops[2].s == "execute-sql" {
+		if ops := c.operands(); len(ops) > 2 && ops[0].s == "spanner" && ops[1].s == "databases" && ops[2].s == "execute-sql" {
 			if v, ok := optValue(args, "", "sql"); ok {
 				add(v)
 			}
@@ -381,16 +381,16 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 	case "prisma":
 		// prisma db execute --stdin, or --file FILE: the statements it is
 		// given, run on the database of --url or DATABASE_URL
-		if p := positional(args); len(p) >= 2 && p[0].s == "db" && p[1].s == "execute" {
+		if p := c.operands(); len(p) >= 2 && p[0].s == "db" && p[1].s == "execute" {
 			stdinStatements = hasWord(args, "--stdin")
 		}
 	case "db2":
 		// db2 "DROP TABLE x": the statement is the operand
-		if ops := positional(args); len(ops) > 0 {
+		if ops := c.operands(); len(ops) > 0 {
 			add(joinWords(ops))
 		}
 	case "bq":
-		ops := positional(args)
+		ops := c.operands()
 		if len(ops) > 1 && ops[0].s == "query" {
 			add(ops[len(ops)-1].s)
 		}

@@ -43,33 +43,47 @@ func (a *analysis) srcHint(h uint8, compute func(text string) bool) bool {
 }
 
 // hasAnyFold reports whether s holds any of the lower-case ASCII words,
-// in any case, without lowering s.
+// in any case, without lowering s. Each word's first letter, in either
+// case, is found by strings.IndexByte, which skips the text many bytes
+// at a time; only where it occurs is the rest compared.
 func hasAnyFold(s string, words ...string) bool {
 	for _, w := range words {
 		if len(w) == 0 {
 			continue
 		}
-		c0, c1 := w[0], w[0]
-		if c0 >= 'a' && c0 <= 'z' {
-			c1 = c0 - 'a' + 'A'
+		c0 := w[0]
+		if foldAt(s, w, c0) {
+			return true
 		}
-		for i := 0; i+len(w) <= len(s); i++ {
-			if s[i] != c0 && s[i] != c1 {
-				continue
+		if c0 >= 'a' && c0 <= 'z' && foldAt(s, w, c0-'a'+'A') {
+			return true
+		}
+	}
+	return false
+}
+
+// foldAt reports whether s holds the lower-case word w, in any case,
+// where its first byte is written c.
+func foldAt(s, w string, c byte) bool {
+	last := len(s) - len(w) // the last place w can start
+	for i := 0; i <= last; i++ {
+		j := strings.IndexByte(s[i:last+1], c)
+		if j < 0 {
+			return false
+		}
+		i += j
+		k := 1
+		for ; k < len(w); k++ {
+			b := s[i+k]
+			if b >= 'A' && b <= 'Z' {
+				b += 'a' - 'A'
 			}
-			j := 1
-			for ; j < len(w); j++ {
-				b := s[i+j]
-				if b >= 'A' && b <= 'Z' {
-					b += 'a' - 'A'
-				}
-				if b != w[j] {
-					break
-				}
+			if b != w[k] {
+				break
 			}
-			if j == len(w) {
-				return true
-			}
+		}
+		if k == len(w) {
+			return true
 		}
 	}
 	return false

@@ -222,7 +222,7 @@ var winLongTailRules = []*rule{
 				if !hasSw(wa, "s") {
 					return false, ""
 				}
-				for _, w := range positional(args) {
+				for _, w := range c.operands() {
 					if !strings.HasPrefix(w.s, "/") {
 						roots = append(roots, w.s)
 						patterns = append(patterns, w.s)
@@ -234,7 +234,7 @@ var winLongTailRules = []*rule{
 					return false, ""
 				}
 				roots = append(roots, v)
-				for _, w := range positional(args) {
+				for _, w := range c.operands() {
 					if !strings.HasPrefix(w.s, "/") && !strings.EqualFold(w.s, v) {
 						patterns = append(patterns, w.s)
 					}
