@@ -211,6 +211,9 @@ var (
 	// round49: round49a tuned on, round49b held out; see
 	// testdata/corpus/round49/README.md.
 	winRound49Thresholds = thresholds{0.91, 0.80, 0.85, 0.006}
+	// round50: round50a tuned on, round50b held out; see
+	// testdata/corpus/round50/README.md.
+	winRound50Thresholds = thresholds{0.82, 0.57, 0.80, 0.024}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
