@@ -95,6 +95,8 @@ func (a *analysis) expand(c *cmd) {
 		a.expandUpload(c)
 	case n == "adb":
 		a.expandADB(c)
+	case n == "pct" || n == "lxc" || n == "incus" || n == "qm":
+		a.expandGuestExec(c)
 	case n == "su", n == "runuser", n == "script", n == "flock", n == "sg":
 		a.expandDashC(c)
 	case n == "docker" || n == "kubectl" || n == "podman" || n == "nerdctl" || n == "docker-compose" || n == "podman-compose":
@@ -418,6 +420,27 @@ func (a *analysis) expandSSH(c *cmd) {
 		rest = append([]word{{s: user, ok: true}}, rest...)
 	}
 	a.remoteCommand(c, rest, "ssh remote command")
+}
+
+// expandGuestExec judges the command a hypervisor runs inside a guest
+// (pct exec ID -- CMD, lxc exec NAME -- CMD, qm guest exec ID -- CMD) as
+// one run on another machine: a script piped into a shell there is
+// still code nobody vetted.
+func (a *analysis) expandGuestExec(c *cmd) {
+	args := c.args()
+	n := 1
+	if c.name == "qm" {
+		n = 2 // qm guest exec
+	}
+	if len(args) <= n || args[n-1].s != "exec" || c.name == "qm" && args[0].s != "guest" {
+		return
+	}
+	for i := n; i < len(args); i++ {
+		if args[i].s == "--" {
+			a.remoteCommand(c, args[i+1:], c.name+" exec command (in a guest)")
+			return
+		}
+	}
 }
 
 // uploadCritical are the classes of a remote path an upload may not

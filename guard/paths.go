@@ -1395,6 +1395,19 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 	case strings.HasPrefix(p, "/etc/ssl/private") || strings.HasPrefix(p, "/etc/pki/tls/private") || strings.HasPrefix(p, "/etc/letsencrypt/live") ||
 		strings.HasPrefix(p, "/etc/letsencrypt/archive"):
 		return "TLS private keys (" + s + ")", true
+	case strings.HasPrefix(p, "/etc/pve/priv"):
+		return "the hypervisor cluster's private keys and storage passwords (" + s + ")", true
+	case strings.HasPrefix(p, "/etc/postfix/sasl_passwd") || p == "/etc/dovecot/users" || p == "/etc/dovecot/passwd" || strings.HasPrefix(p, "/etc/dovecot/private/") ||
+		p == "/etc/exim4/passwd.client":
+		return "mail servers' credentials or password hashes (" + s + ")", true
+	case (strings.HasPrefix(p, "/etc/opendkim/") || strings.HasPrefix(p, "/etc/dkim") || strings.HasPrefix(p, "/var/lib/rspamd/dkim/")) && (strings.HasSuffix(base, ".private") || strings.HasSuffix(base, ".key")):
+		return "a DKIM signing key (" + s + ")", true
+	case strings.HasSuffix(lower(p), "/steam/config/config.vdf"):
+		return "Steam's cached login tokens (" + s + ")", true
+	case p == "/etc/slurm/slurmdbd.conf" || p == "/etc/munge/munge.key":
+		return "a cluster scheduler's database password or shared key (" + s + ")", true
+	case strings.HasSuffix(p, "/app/etc/env.php") && !a.inWork(p):
+		return "a shop's database password and encryption key (" + s + ")", true
 	}
 	if (base == ".env" || strings.HasSuffix(base, ".env") || strings.HasPrefix(base, ".env.") && !exampleFileName(base)) && !a.inWork(p) &&
 		(strings.HasPrefix(p, "/srv/") || strings.HasPrefix(p, "/opt/") || strings.HasPrefix(p, "/var/www/") || strings.HasPrefix(p, "/etc/")) {
@@ -1494,6 +1507,9 @@ var keyFolders = map[string]bool{"keys": true, "secrets": true, "credentials": t
 // of a client that stores its token among its settings. New clients keep
 // choosing the same few names, so the names cover tools nobody listed.
 func homeTokenFile(rel, base string) string {
+	if strings.HasPrefix(rel, "GAMConfig/") && (base == "oauth2.txt" || base == "client_secrets.json" || base == "oauth2service.json") {
+		return "Google Workspace admin tokens (GAM)"
+	}
 	if !strings.HasPrefix(rel, ".") && !strings.HasPrefix(rel, "Library/Application Support/") && !strings.HasPrefix(rel, "Library/Preferences/.") && !strings.HasPrefix(rel, "Library/Preferences/netlify/") {
 		return "" // the user's documents, not a tool's state
 	}
@@ -1517,6 +1533,7 @@ func homeTokenFile(rel, base string) string {
 		".dbt/profiles.yml", ".config/snowflake/", ".contentfulrc.json", ".platformio/appstate.json", ".steam/steam/config/config.vdf",
 		".steam/steam/ssfn", ".config/configstore/firebase-tools.json", ".config/algolia/", ".config/flyctl/", ".config/stripe/", ".config/sentry/",
 		".sentryclirc", ".config/vercel/", ".config/heroku/", ".config/twilio-cli/", ".twilio-cli/", ".config/render/", ".supabase/access-token",
+		".dogrc", ".gam/oauth2.txt", ".gam/client_secrets.json", ".gam/oauth2service.json",
 		// macOS keeps some of them under Library/Preferences
 		"Library/Preferences/.wrangler/", "Library/Preferences/netlify/"} {
 		if strings.HasPrefix(rel, f) || rel == strings.TrimSuffix(f, "/") {

@@ -579,7 +579,7 @@ var cliDestroyExempt = map[string]bool{
 // (service-instance-delete, delete-project, db-destroy).
 func hyphenDestroyVerb(s string) bool {
 	l := lower(s)
-	i := strings.LastIndexAny(l, "-_")
+	i := strings.LastIndexAny(l, "-_.") // govc's vm.destroy, datastore.rm
 	if i <= 0 || i == len(l)-1 || strings.HasPrefix(l, "-") {
 		return false
 	}
@@ -590,11 +590,11 @@ func hyphenDestroyVerb(s string) bool {
 	if v == "all" {
 		// deleteall, delete-all: the verb is before
 		v = l[:i]
-		if j := strings.LastIndexAny(v, "-_"); j >= 0 {
+		if j := strings.LastIndexAny(v, "-_."); j >= 0 {
 			v = v[j+1:]
 		}
 	}
-	return destroyVerbs[v] || destroyVerbs[l[:strings.IndexAny(l, "-_")]]
+	return destroyVerbs[v] || destroyVerbs[l[:strings.IndexAny(l, "-_.")]]
 }
 
 // durableNoun reports a subcommand naming something whose loss is not
@@ -613,8 +613,8 @@ func durableNoun(s string) bool {
 		}
 		return false
 	}
-	if strings.IndexByte(l, '-') > 0 {
-		for _, part := range strings.Split(l, "-") {
+	if strings.IndexAny(l, "-.") > 0 {
+		for _, part := range strings.FieldsFunc(l, func(r rune) bool { return r == '-' || r == '.' }) {
 			if durableNounWord(part) {
 				return true
 			}
@@ -631,7 +631,10 @@ func durableNounWord(l string) bool {
 	switch strings.TrimSuffix(l, "s") {
 	case "project", "repo", "repository", "database", "db", "domain", "bucket", "org", "organization", "account", "workspace", "space",
 		"dataset", "model", "volume", "backup", "snapshot", "zone", "vault", "keyvault", "key", "secret", "registry", "team", "site", "tag", "image",
-		"record", "realm", "tenant", "certificate", "cert", "cluster", "monitor", "dashboard", "alert", "release", "number":
+		"record", "realm", "tenant", "certificate", "cert", "cluster", "monitor", "dashboard", "alert", "release", "number",
+		// a hypervisor's storage and golden images (govc datastore.rm,
+		// library.rm, virsh vol-delete)
+		"datastore", "vol", "library", "template":
 		return true
 	}
 	return false

@@ -154,7 +154,8 @@ var containerDestroyRules = []*rule{
 			return false, ""
 		}},
 	{ID: "vm-destroy", prodAware: true, Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting a virtual machine or system container with its storage",
-		Suggestions: []string{"Stop the instance instead", "Snapshot it before deleting"}, names: names("virsh", "lxc", "incus", "vagrant", "multipass", "VBoxManage"),
+		Suggestions: []string{"Stop the instance instead", "Snapshot it before deleting"},
+		names:       names("virsh", "lxc", "incus", "vagrant", "multipass", "VBoxManage", "vboxmanage", "qm", "pct", "qmrestore", "pvesh", "pvesm", "vmkfstools", "vim-cmd"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := c.operands()
@@ -163,15 +164,18 @@ var containerDestroyRules = []*rule{
 			}
 			switch c.name {
 			case "virsh":
-				return ops[0].s == "undefine" && (hasPrefixWord(args, "--remove-all-storage") || hasPrefixWord(args, "--storage") || hasWord(args, "--wipe-storage")), ""
+				if ops[0].s == "undefine" && (hasPrefixWord(args, "--remove-all-storage") || hasPrefixWord(args, "--storage") || hasWord(args, "--wipe-storage")) {
+					return true, ""
+				}
 			case "lxc", "incus":
 				return ops[0].s == "delete" && (hasWord(args, "--force") || hasWord(args, "-f") || len(ops) > 1 && isProdName(ops[1].s)), ""
 			case "vagrant":
 				return ops[0].s == "destroy" && (hasWord(args, "-f") || hasWord(args, "--force")) && len(ops) > 1 && isProdName(ops[1].s), ""
 			case "multipass":
 				return ops[0].s == "delete" && (hasWord(args, "--purge") || hasWord(args, "-p")) && (hasWord(args, "--all") || len(ops) > 1 && isProdName(ops[1].s)), ""
-			case "VBoxManage":
-				return ops[0].s == "unregistervm" && hasWord(args, "--delete"), ""
+			}
+			if what := guestDestroyed(c); what != "" {
+				return true, what // Proxmox, libvirt's volumes, VirtualBox's disks, ESXi
 			}
 			return false, ""
 		}},
