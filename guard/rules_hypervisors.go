@@ -60,7 +60,7 @@ var hypervisorRules = []*rule{
 				return !psWhatIf(c.name, c.args()), "Restore-VMSnapshot"
 			case "set-vm":
 				// PowerCLI's Set-VM -Snapshot reverts the VM to it
-				if _, ok := psParamValue(c, "snapshot"); ok && !psWhatIf(c.name, c.args()) {
+				if _, ok := psFlag(c.lowerArgs(), "snapshot", 6); ok && !psWhatIf(c.name, c.args()) {
 					return true, "Set-VM -Snapshot"
 				}
 			}
@@ -139,11 +139,11 @@ var hypervisorRules = []*rule{
 					}
 				}
 			case "set-powercliconfiguration":
-				if v, ok := psParamValue(c, "invalidcertificateaction"); ok && strings.EqualFold(v, "ignore") {
+				if v, ok := psFlag(c.lowerArgs(), "invalidcertificateaction", 6); ok && strings.EqualFold(v, "ignore") {
 					return true, "PowerCLI's certificate checks switched off"
 				}
 			case "set-vmhostfirewalldefaultpolicy":
-				if v, ok := psParamValue(c, "allowincoming"); ok && strings.EqualFold(strings.TrimPrefix(v, "$"), "true") {
+				if v, ok := psFlag(c.lowerArgs(), "allowincoming", 6); ok && strings.EqualFold(strings.TrimPrefix(v, "$"), "true") {
 					return true, "every inbound connection accepted by the ESXi hosts"
 				}
 			}
@@ -262,7 +262,7 @@ func imageDeleted(c *cmd) string {
 			}
 		}
 	case "remove-template":
-		if _, ok := psParamValue(c, "deletepermanently"); ok && !psWhatIf(c.name, c.args()) {
+		if _, ok := psFlag(c.lowerArgs(), "deletepermanently", 6); ok && !psWhatIf(c.name, c.args()) {
 			return c.name + " -DeletePermanently"
 		}
 	case "remove-contentlibraryitem":
@@ -314,24 +314,4 @@ func hasPrefixWordLow(low []string, p string) bool {
 		}
 	}
 	return false
-}
-
-// psParamValue returns the value a cmdlet is given for the parameter
-// named name (lower case, written in full): -Name:value or -Name value.
-func psParamValue(c *cmd, name string) (string, bool) {
-	args := c.args()
-	for i, w := range args {
-		n, v, hasVal, ok := psParam(w.s)
-		if !ok || n != name {
-			continue
-		}
-		if hasVal {
-			return v, true
-		}
-		if i+1 < len(args) {
-			return args[i+1].s, true
-		}
-		return "", true
-	}
-	return "", false
 }

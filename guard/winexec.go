@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -1986,8 +1987,10 @@ func (ws *winState) psWeb(c *cmd, args []word) {
 		}
 		a.subCommand(c, sub, c.base)
 	}
-	// secrets leaving
-	for k, w := range pa.named {
+	// secrets leaving (in the parameters' order of names: what is
+	// reported first must not depend on a map's order)
+	for _, k := range slices.Sorted(maps.Keys(pa.named)) {
+		w := pa.named[k]
 		if k == "outfile" || k == "destination" && !winRemotePath(w.s) {
 			continue
 		}
