@@ -139,3 +139,32 @@ func TestRound50MailServers(t *testing.T) {
 		`Set-RemoteDomain -Identity Default -AutoForwardEnabled $false`,
 	})
 }
+
+// Attacks on a Windows domain from a workstation: Impacket's shells and
+// directory-abuse scripts, Certipy asking for another identity's
+// certificate, poisoning the network. The same tools against a lab pass,
+// and so do Responder's analyse mode and Sysinternals' PsExec (a Windows
+// tool with rules of its own).
+func TestRound50DomainAttacks(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`smbexec.py corp.example.net/ops:'Autumn#1'@10.8.1.20`, CategoryPrivilege, "domain-attack", LevelCritical},
+		{`python3 /opt/impacket/examples/atexec.py -hashes :31d6cfe0d16ae931b73c59d7e0c089c0 corp/adm@fs02.corp.example.net whoami`, CategoryPrivilege, "domain-attack", LevelCritical},
+		{`impacket-GetUserSPNs corp.example.net/jsmith:pw -dc-ip 10.8.0.5 -request`, CategoryPrivilege, "domain-attack", LevelCritical},
+		{`GetNPUsers.py corp.example.net/ -usersfile names.txt -no-pass`, CategoryPrivilege, "domain-attack", LevelCritical},
+		{`rbcd.py -delegate-from 'WS9$' -delegate-to 'FS02$' -action write corp.example.net/ops:pw`, CategoryPrivilege, "domain-attack", LevelCritical},
+		{`certipy req -u ops@corp.example.net -p pw -ca CORP-CA -template User -upn administrator@corp.example.net`, CategoryPrivilege, "domain-attack", LevelCritical},
+		{`sudo responder -I eth0 -wF`, CategoryPrivilege, "domain-attack", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`smbexec.py lab.local/ops:pw@10.99.0.20`,
+		`impacket-GetUserSPNs corp.example.net/jsmith:pw -dc-ip 10.8.0.5`,
+		`rbcd.py -delegate-to 'FS02$' -action read corp.example.net/ops:pw`,
+		`certipy find -u ops@corp.example.net -p pw -vulnerable -stdout`,
+		`sudo responder -I eth0 -A`,
+		`GetNPUsers.py -h`,
+	})
+	checkSafe(t, d, winCorpusContextFor("cmd"), []string{
+		`psexec -accepteula \\build07 ipconfig /all`,
+	})
+}
