@@ -525,6 +525,12 @@ var tokenIssuers = [...]struct {
 	{"render_", []string{"render.com"}},
 	{"circle", []string{"circleci.com"}},
 	{"bitbucket", []string{"bitbucket.org", "atlassian.com", "bitbucket"}},
+	// commercetools' CTP_ variables, CrowdStrike Falcon's API, Shopify's
+	// shops, Algolia's API
+	{"ctp_", []string{"commercetools.com", "commercetools.co"}},
+	{"falcon", []string{"crowdstrike.com"}},
+	{"shopify", []string{"myshopify.com", "shopify.com"}},
+	{"algolia", []string{"algolia.net", "algolianet.com", "algolia.com", "algolia.io"}},
 }
 
 // selfHostedServices name services run on the organisation's own hosts

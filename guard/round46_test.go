@@ -196,7 +196,7 @@ func TestRound46BackupsWeakened(t *testing.T) {
 		{`psql -h db-prod.acme.io -U postgres -c "ALTER SYSTEM SET archive_mode = off"`, "", "db-server-disrupted", LevelHigh},
 		{`redis-cli -h cache-replica.prod.acme.io SLAVEOF NO ONE`, "", "db-server-disrupted", LevelHigh},
 		{`mongosh "mongodb://admin@rs0.prod.acme.io/admin" --eval 'rs.remove("rs2.prod.acme.io:27017")'`, "", "db-server-disrupted", LevelHigh},
-		{`wp db reset --yes --ssh=www-data@shop.acme.io/srv/www`, CategoryDatabaseDestroy, "cli-production-data-reset", LevelCritical},
+		{`wp db reset --yes --ssh=www-data@shop.acme.io/srv/www`, CategoryDatabaseDestroy, "shop-live-data-changed", LevelCritical},
 	})
 	checkSafe(t, d, corpusContext, []string{
 		`duplicity restore s3://acme-backups/laptop /tmp/restore-check`,

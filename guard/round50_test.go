@@ -168,3 +168,48 @@ func TestRound50DomainAttacks(t *testing.T) {
 		`psexec -accepteula \\build07 ipconfig /all`,
 	})
 }
+
+// Web shops: wp-cli and bin/magento aimed at a live site wipe, rewrite
+// or reprice it, or switch its security off; the developer's own copy in
+// the project, staging and dry runs pass.
+func TestRound50Shops(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`wp @live site empty --yes`, CategoryDatabaseDestroy, "shop-live-data-changed", LevelCritical},
+		{`wp search-replace http://old.example.com https://new.example.com --url=https://new.example.com --all-tables`, CategoryDatabaseDestroy, "shop-live-data-changed", LevelCritical},
+		{`ssh deploy@shop1 'wp db query "TRUNCATE wp_woocommerce_order_items" --path=/srv/shop'`, CategoryDatabaseDestroy, "shop-live-data-changed", LevelCritical},
+		{`wp @prod plugin deactivate wordfence`, CategorySystem, "shop-security-off", LevelHigh},
+		{`ssh www@shop-web3 'php /var/www/m2/bin/magento config:set web/secure/use_in_adminhtml 0'`, CategorySystem, "shop-security-off", LevelHigh},
+		{`cd /var/www/m2 && bin/magento module:disable Magento_TwoFactorAuth`, CategorySystem, "shop-security-off", LevelHigh},
+		{`cd /var/www/m2 && php bin/magento setup:uninstall -n`, CategoryDatabaseDestroy, "db-framework-drop", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`wp @prod search-replace http://a.example https://a.example --dry-run`,
+		`wp @staging site empty --yes`,
+		`wp db export backup.sql --path=/work/project/site`,
+		`wp db reset --yes --path=/work/project/site`,
+		`wp @prod plugin list --status=active`,
+		`cd /work/project/m2 && bin/magento deploy:mode:set developer`,
+		`php bin/magento setup:upgrade`,
+		`ssh www@shop-web3 'php /var/www/m2/bin/magento cache:flush'`,
+	})
+}
+
+// Security tools' APIs: an isolated machine released, a host hidden,
+// detection rules disabled in bulk; reading them passes. A token sent to
+// the service that issued it (commercetools' CTP_, CrowdStrike Falcon's)
+// is its use.
+func TestRound50SecurityConsoles(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -s -X POST "https://api.crowdstrike.com/devices/entities/devices-actions/v2?action_name=lift_containment" -H "Authorization: Bearer $TOK" -d '{"ids":["abc"]}'`, CategorySystem, "api-security-setting-off", LevelHigh},
+		{`curl -X POST https://api.securitycenter.microsoft.com/api/machines/9f2e/unisolate -H "Authorization: Bearer $T" -d '{"Comment":"x"}'`, CategorySystem, "api-security-setting-off", LevelHigh},
+		{`curl -X POST https://kibana.example.net/api/detection_engine/rules/_bulk_action -H 'kbn-xsrf: true' -d '{"action":"disable","query":""}'`, CategorySystem, "api-security-setting-off", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -s "https://api.crowdstrike.com/devices/queries/devices/v1?filter=hostname:'WS9'" -H "Authorization: Bearer $FALCON_TOKEN"`,
+		`curl -s "https://api.europe-west1.gcp.commercetools.com/shop-dev/products?limit=5" -H "Authorization: Bearer $CTP_TOKEN"`,
+		`curl -X POST https://api.securitycenter.microsoft.com/api/machines/9f2e/isolate -H "Authorization: Bearer $T" -d '{"Comment":"x","IsolationType":"Full"}'`,
+		`curl -X POST https://kibana.example.net/api/detection_engine/rules/_bulk_action -H 'kbn-xsrf: true' -d '{"action":"enable","query":""}'`,
+	})
+}

@@ -89,7 +89,7 @@ var cliPostureRules = []*rule{
 				}
 			}
 			args, low := c.args(), c.lowerArgs()
-			if !store || hasAnyWord(low, "--help", "-h") || previewOnly(c, low) || !productionTarget(args, low) && !touchesProduction(c) && !wpRemoteSite(c) {
+			if !store || hasAnyWord(low, "--help", "-h") || previewOnly(c, low) || !productionTarget(args, low) && !touchesProduction(c) {
 				return false, ""
 			}
 			return true, c.name + " " + strings.Join(sub.list(), " ") + " in production"
@@ -1042,25 +1042,6 @@ func guardrailLowered(c *cmd) string {
 		}
 	}
 	return ""
-}
-
-// wpRemoteSite reports WP-CLI run on a site over SSH (--ssh=deploy@host/
-// path): a live site's installation, not the developer's.
-func wpRemoteSite(c *cmd) bool {
-	if c.name != "wp" {
-		return false
-	}
-	v, ok := optValue(c.args(), "", "ssh")
-	if !ok {
-		return false
-	}
-	h := v
-	if i := strings.IndexByte(h, '@'); i >= 0 {
-		h = h[i+1:]
-	}
-	h, _, _ = strings.Cut(h, "/")
-	h, _, _ = strings.Cut(h, ":")
-	return h != "" && !isLocalHost(h) && !testName(h)
 }
 
 // encryptionKeyDisabled reports a client disabling a key-management key

@@ -373,7 +373,7 @@ var databaseDestroyRules = []*rule{
 		}},
 	{ID: "db-framework-drop", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "dropping or wiping an application database",
 		Suggestions: []string{"Back the database up first", "Run resets only against a local development database, by hand"},
-		names:       names("rails", "rake", "php", "python", "dotnet", "npx", "prisma", "sequelize", "bin/rails", "knex", "artisan", "manage.py", "supabase", "mix", "ruby", "bundle", "bin/console", "console", "airflow"),
+		names:       names("rails", "rake", "php", "python", "dotnet", "npx", "prisma", "sequelize", "bin/rails", "knex", "artisan", "manage.py", "supabase", "mix", "ruby", "bundle", "bin/console", "console", "airflow", "magento", "bin/magento"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if c.name == "airflow" {
 				// airflow db reset (resetdb): the metadata database of every
@@ -422,7 +422,11 @@ var databaseDestroyRules = []*rule{
 					"db:migrate:reset", "db:schema:load:all", "db:seed:replant", "db:truncate_all",
 					"ecto.drop", "ecto.reset", "drop", "--accept-data-loss",
 					// Symfony's console: bin/console doctrine:schema:drop --force
-					"doctrine:schema:drop", "doctrine:database:drop", "d:s:d", "d:d:d":
+					"doctrine:schema:drop", "doctrine:database:drop", "d:s:d", "d:d:d",
+					// Saleor's manage.py cleardb, Magento's bin/magento
+					// setup:uninstall (the store's database dropped) and
+					// setup:rollback (an old backup loaded over it)
+					"cleardb", "setup:uninstall", "setup:rollback":
 					if strings.HasPrefix(w.s, "doctrine:") || strings.HasPrefix(w.s, "d:") {
 						if !hasWord(c.args(), "--force") && !hasWord(c.args(), "-f") {
 							continue // --dump-sql, or without --force: it only shows what it would do
@@ -434,7 +438,10 @@ var databaseDestroyRules = []*rule{
 					if w.s == "migrate:refresh" && !touchesProduction(c) && a.prodTarget == 0 {
 						continue // a developer's own database rebuilt and seeded: labels split
 					}
-					if w.s == "flush" && !hasWord(c.args(), "manage.py") && c.name != "manage.py" {
+					if (w.s == "flush" || w.s == "cleardb") && !hasWord(c.args(), "manage.py") && c.name != "manage.py" {
+						continue
+					}
+					if strings.HasPrefix(w.s, "setup:") && c.name != "magento" && !hasWord(c.args(), "bin/magento") {
 						continue
 					}
 					if testSettings(c) || localTestDatabase(a, c) {

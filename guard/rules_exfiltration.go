@@ -2516,7 +2516,9 @@ var tokenServices = map[string]bool{"gh": true, "github": true, "gitlab": true, 
 	"cloudflare": true, "cf": true, "digitalocean": true, "heroku": true, "vercel": true, "netlify": true, "docker": true, "sendgrid": true,
 	"firebase": true, "okta": true, "auth0": true, "gemini": true, "mistral": true, "replicate": true, "cohere": true, "groq": true,
 	"pg": true, "snowflake": true, "databricks": true, "datadog": true, "dd": true, "sentry": true, "supabase": true, "pinecone": true,
-	"linode": true, "pagerduty": true, "mailgun": true, "postmark": true, "algolia": true, "mongodb": true, "mysql": true}
+	"linode": true, "pagerduty": true, "mailgun": true, "postmark": true, "algolia": true, "mongodb": true, "mysql": true,
+	"shopify": true, "meili": true, "meilisearch": true, "fastly": true, "grafana": true, "newrelic": true, "splunk": true, "opsgenie": true,
+	"paypal": true, "braintree": true, "adyen": true, "klaviyo": true, "ctp": true, "commercetools": true, "govc": true, "steam": true}
 
 // tokenServicePrefixes reports a search pattern that keeps every
 // variable of services whose variables are credentials: ^(GH|NPM)_, ^AWS_

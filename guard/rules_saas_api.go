@@ -110,6 +110,9 @@ var saasAPIRules = []*rule{
 			if k := securityKeyOff(url, body); k != "" {
 				return true, method + " " + url + " " + k
 			}
+			if a := edrReleaseAction(url, body); a != "" {
+				return true, method + " " + url + " (" + a + ")"
+			}
 			return false, ""
 		}},
 	{ID: "api-destroy-action", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting, purging or archiving a hosted service's objects through its API (a DELETE, or an action named for it)",
@@ -438,14 +441,41 @@ var securityOffValue = regexp.MustCompile(`"?([a-z0-9_.-]+)"?\s*[:=]\s*"?(false|
 // "" when none: a key that names the control (two_factor, dataScrubber,
 // security_level), or a generic switch (enabled, state) on a path that
 // does (guardian/factors/otp, code-scanning/default-setup).
+// keySeparators and urlSeparators drop the separators of a setting's
+// name (two_factor, two-factor, two.factor) and of a URL's words.
+var (
+	keySeparators = strings.NewReplacer("_", "", "-", "", ".", "")
+	urlSeparators = strings.NewReplacer("_", "", "-", "")
+)
+
+// edrReleaseAction returns the action of a security tool's API call
+// that lets a contained machine back onto the network, hides it from the
+// console (CrowdStrike's lift_containment and hide_host, Defender for
+// Endpoint's unisolate) or disables detection rules in bulk (Elastic
+// Security's _bulk_action), or "".
+func edrReleaseAction(url, body string) string {
+	l := lower(url)
+	switch {
+	case strings.Contains(l, "/detection_engine/rules/_bulk_action") && hasAny(compactJSON(lower(body)), `"action":"disable"`, `"action":"delete"`):
+		return "detection rules disabled in bulk"
+	case strings.Contains(l, "action_name=lift_containment"):
+		return "containment lifted"
+	case strings.Contains(l, "action_name=hide_host"):
+		return "host hidden from the console"
+	case strings.Contains(l, "/machines/") && strings.HasSuffix(strings.TrimSuffix(l[:strings.IndexAny(l+"?", "?")], "/"), "/unisolate"):
+		return "machine released from isolation"
+	}
+	return ""
+}
+
 func securityKeyOff(url, body string) string {
 	b := strings.ReplaceAll(compactJSON(body), `\`, "")
 	for _, m := range securityOffValue.FindAllStringSubmatch(b, -1) {
-		key := strings.NewReplacer("_", "", "-", "", ".", "").Replace(m[1])
+		key := keySeparators.Replace(m[1])
 		where := key
 		switch key {
 		case "enabled", "enable", "state", "status", "value", "active", "mode":
-			where = strings.NewReplacer("_", "", "-", "").Replace(url)
+			where = urlSeparators.Replace(url)
 		}
 		if hasAny(where, "twofactor", "2fa", "mfa", "otp", "scrub", "securitylevel", "codescanning", "secretscanning", "pushprotection",
 			"requiresignedcommits", "sso", "waf", "ssl", "tls", "auditlog", "encryption", "bruteforce", "passwordpolicy", "ipallowlist", "guardian") {
