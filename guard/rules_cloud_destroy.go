@@ -763,6 +763,12 @@ func objectStoreEmptied(c *cmd) (string, bool) {
 		return "", false
 	}
 	recursive := hasAnyWord(low, "-r", "-R", "--recursive", "-rf", "-fr", "--all") || low[verb] == "rb" || low[verb] == "purge"
+	for _, l := range low[verb+1:] {
+		// s5cmd rm 's3://bucket/*': every key the wildcard matches
+		if strings.Contains(l, "://") && strings.HasSuffix(l, "*") {
+			recursive = true
+		}
+	}
 	if !recursive {
 		return "", false
 	}

@@ -203,17 +203,21 @@ var historyTamperRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "log-store-delete", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "deleting logs from a central log store",
-		Suggestions: []string{"Let retention expire old logs", "Delete one stream's logs after review"}, names: names("curl", "http", "https", "xh", "wget", "logcli"),
+	{ID: "log-store-delete", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "deleting logs or metrics from a central store (Loki's delete requests, Prometheus's TSDB admin deletes)",
+		Suggestions: []string{"Let retention expire old logs and series", "Delete one stream's logs after review"}, names: httpClients,
 		match: func(a *analysis, c *cmd) (bool, string) {
-			for _, u := range urlArgs(c.args()) {
-				// Loki's delete API: every line its selector matches goes
-				if strings.Contains(u, "/loki/api/v1/delete") {
-					if isLocalHost(hostOf(u)) && pullRequestName(lower(u)) {
-						return false, "" // a pull request's load test on this machine's own Loki
-					}
-					return true, u
+			h, ok := readHTTPCall(c)
+			if !ok || h.method != "POST" && h.method != "PUT" {
+				return false, "" // a GET lists the delete requests; a DELETE cancels one
+			}
+			u := h.url
+			// Loki's delete API: every line its selector matches goes;
+			// Prometheus's admin API: the series its matcher selects
+			if strings.Contains(u, "/loki/api/v1/delete") || strings.Contains(u, "/api/v1/admin/tsdb/delete_series") || strings.Contains(u, "/api/v1/admin/tsdb/clean_tombstones") {
+				if isLocalHost(hostOf(u)) && (pullRequestName(lower(u)) || strings.Contains(u, "/admin/tsdb/")) {
+					return false, "" // a pull request's load test, or this machine's own Prometheus
 				}
+				return true, u
 			}
 			return false, ""
 		}},

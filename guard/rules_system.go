@@ -894,11 +894,18 @@ var systemRules = []*rule{
 		}},
 	{ID: "tool-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off certificate checks or trusting any host for a package manager or git, for good (every later download can be swapped in transit)",
 		Suggestions: []string{"Give the tool the CA bundle it needs (cafile, http.sslCAInfo)", "Turn the check off for one command only, if at all"},
-		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle", "set", "cmd:set", "gcloud", "launchctl", "mise", "rtx", "sdkmanager"),
+		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle", "set", "cmd:set", "gcloud", "launchctl", "mise", "rtx", "sdkmanager", "micromamba", "mamba"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := c.operands()
 			switch c.name {
+			case "micromamba", "mamba":
+				// micromamba config set ssl_verify false: channels fetched
+				// without their certificates checked, from now on
+				if len(ops) > 3 && ops[0].s == "config" && ops[1].s == "set" && lower(ops[2].s) == "ssl_verify" && falseWord(lower(ops[3].s)) {
+					return true, c.name + " config set ssl_verify " + ops[3].s
+				}
+				return false, ""
 			case "sdkmanager":
 				// sdkmanager --no_https --install ...: the SDK's packages
 				// fetched over plain HTTP
