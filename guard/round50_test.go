@@ -274,3 +274,52 @@ func TestRound50MetricStores(t *testing.T) {
 		`curl -s 'http://prom.internal:9090/api/v1/query?query=up'`,
 	})
 }
+
+// Mobile releases, Perforce, passwords in clear, live game servers: an
+// OTA update or a build released to production users by hand, the
+// release's rollback history or signing fingerprint removed; Perforce's
+// pending edits reverted or resolved as theirs, its server tables
+// replaced; a password written into the command or the permanent
+// environment; a live server stopped or weakened over RCON. Previews,
+// staging channels, variables and local servers pass.
+func TestRound50ReleasesAndWorkstations(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`eas update --channel production --message hotfix`, CategorySystem, "store-production-release", LevelHigh},
+		{`appcenter codepush release-react -a acme/App -d Production`, CategorySystem, "store-production-release", LevelHigh},
+		{`appcenter codepush deployment clear -a acme/App Production`, CategorySystem, "store-production-release", LevelHigh},
+		{`fastlane deliver --submit_for_review --automatic_release`, CategorySystem, "store-production-release", LevelHigh},
+		{`p4 revert //depot/proj/main/...`, CategoryGitDestroy, "vcs-workspace-discarded", LevelModerate},
+		{`p4 resolve -at //depot/proj/...`, CategoryGitDestroy, "vcs-workspace-discarded", LevelModerate},
+		{`p4 protect -o | sed 's/super user ops/super user */' | p4 protect -i`, CategorySystem, "vcs-server-admin", LevelHigh},
+		{`xcrun notarytool submit App.zip --apple-id dev@example.com -p 'abcd-efgh-ijkl-mnop' --team-id T1`, CategoryExfiltration, "password-on-command-line", LevelHigh},
+		{`steamcmd +login builder 'S3cret!' +run_app_build app.vdf +quit`, CategoryExfiltration, "password-on-command-line", LevelHigh},
+		{`rcon -a play.example.net:25575 -p x stop`, CategorySystem, "game-server-changed", LevelHigh},
+		{`mcrcon -H mc.example.net -p "$PW" "op griefer99"`, CategorySystem, "game-server-changed", LevelHigh},
+	})
+	checkDanger(t, d, winCorpusContextFor("cmd"), []dangerCase{
+		{`setx SIGNING_KEY_PASSWORD "hunter2-upload"`, CategoryExfiltration, "secret-stored-in-clear", LevelHigh},
+		{`p4 set P4PASSWD=Summer#2025`, CategoryExfiltration, "secret-stored-in-clear", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`eas update --channel preview --message test`,
+		`appcenter codepush release-react -a acme/App -d Staging`,
+		`fastlane deliver --submit_for_review --skip_binary_upload`,
+		`fastlane supply --track production --validate_only --aab app.aab`,
+		`p4 revert -k //depot/proj/main/...`,
+		`p4 revert //depot/proj/main/src/a.cpp`,
+		`p4 resolve -am //depot/proj/...`,
+		`p4 protect -o`,
+		`xcrun notarytool submit App.zip --keychain-profile notary`,
+		`xcrun altool --upload-app -f App.ipa -u dev@example.com -p @keychain:AC_PASSWORD`,
+		`steamcmd +login "$STEAM_USER" +run_app_build app.vdf +quit`,
+		`steamcmd +login anonymous +app_update 740 +quit`,
+		`rcon -a 127.0.0.1:25575 -p x stop`,
+		`mcrcon -H mc.example.net -p "$PW" list`,
+	})
+	checkSafe(t, d, winCorpusContextFor("cmd"), []string{
+		`setx ANDROID_HOME C:\Android\sdk`,
+		`setx SIGNING_KEY_PASSWORD %VAULT_VALUE%`,
+		`p4 set P4PORT=ssl:p4.example.net:1666`,
+	})
+}

@@ -490,11 +490,30 @@ var secretPostedRule = &rule{ID: "secret-posted", Level: LevelHigh, Category: Ca
 // clearTextStoreRule: a package source's password written in clear text
 // (dotnet nuget add source -p $TOKEN --store-password-in-clear-text):
 // read by every tool and copied with the file.
-var clearTextStoreRule = &rule{ID: "secret-stored-in-clear", Level: LevelHigh, Category: CategoryExfiltration, Description: "storing a package source's password or token in clear text in a settings file",
-	Suggestions: []string{"Let the tool encrypt it (drop --store-password-in-clear-text)", "Use a credential provider or an environment variable read at restore"},
-	names:       names("dotnet", "nuget"),
+var clearTextStoreRule = &rule{ID: "secret-stored-in-clear", Level: LevelHigh, Category: CategoryExfiltration, Description: "storing a password or token in clear text in a settings file, the registry or the user's permanent environment",
+	Suggestions: []string{"Let the tool encrypt it (drop --store-password-in-clear-text), or use its login command", "Use a credential provider or an environment variable read at run time"},
+	names:       names("dotnet", "nuget", "setx", "p4"),
 	match: func(a *analysis, c *cmd) (bool, string) {
 		args := c.args()
+		switch c.name {
+		case "setx":
+			// setx KEYSTORE_PASSWORD "s3cret": in the registry, in every
+			// later process's environment
+			ops := c.operands()
+			if len(ops) > 1 && !strings.HasPrefix(ops[0].s, "/") && secretVarName(strings.ToUpper(ops[0].s)) && clearValue(ops[1]) && !hasFoldWord(args, "/m") {
+				// (machine-wide, /M, is win-secret-stored-machine-wide's)
+				return true, "setx " + ops[0].s + " (a secret in the user's permanent environment)"
+			}
+			return false, ""
+		case "p4":
+			// p4 set P4PASSWD=...: in the registry (or P4ENVIRO) in clear
+			for _, w := range args {
+				if v, ok := strings.CutPrefix(w.s, "P4PASSWD="); ok && clearValue(word{s: v, ok: w.ok}) {
+					return true, "p4 set P4PASSWD"
+				}
+			}
+			return false, ""
+		}
 		if !hasWord(args, "--store-password-in-clear-text") && !hasWord(args, "-storepasswordincleartext") && !hasWord(args, "-StorePasswordInClearText") {
 			return false, ""
 		}
@@ -503,6 +522,28 @@ var clearTextStoreRule = &rule{ID: "secret-stored-in-clear", Level: LevelHigh, C
 		}
 		return false, ""
 	}}
+
+// clearValue reports a value written out in the command, not read from
+// a variable or a file at run time.
+func clearValue(w word) bool {
+	v := strings.Trim(w.s, `"'`)
+	if !w.ok || v == "" || strings.HasPrefix(v, "@") {
+		return false
+	}
+	for i := 0; i+1 < len(v); i++ {
+		switch n := v[i+1]; v[i] {
+		case '$': // $NAME, ${NAME}, $(cmd)
+			if n == '{' || n == '(' || n == '_' || n >= 'A' && n <= 'Z' || n >= 'a' && n <= 'z' {
+				return false
+			}
+		case '%': // cmd's %NAME%
+			if j := strings.IndexByte(v[i+1:], '%'); j > 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // secretCopiedOutRule: a key or a credential file put on the clipboard
 // (every application and clipboard manager reads it, and it is pasted

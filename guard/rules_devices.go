@@ -78,13 +78,14 @@ var deviceRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "store-production-release", Level: LevelHigh, Category: CategorySystem, Description: "releasing an app to every user of a store's production track or an update channel, by hand",
+	{ID: "store-production-release", Level: LevelHigh, Category: CategorySystem, Description: "releasing an app to every user of a store's production track or an update channel by hand, or removing what its releases depend on (their rollback history, the signing fingerprint, the testers)",
 		Suggestions: []string{"Release to an internal or beta track, or a small staged rollout", "Let the release process promote to production"},
-		names:       names("fastlane", "bundle", "./gradlew", "gradlew", "gradle", "eas", "appcenter", "expo", "shopify"),
+		names:       names("fastlane", "bundle", "./gradlew", "gradlew", "gradle", "eas", "appcenter", "expo", "shopify", "firebase"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args, low := c.args(), c.lowerArgs()
 			j := strings.Join(low, " ")
-			if c.name == "shopify" {
+			switch c.name {
+			case "shopify":
 				// shopify theme push --live, theme publish on the live store:
 				// every shopper sees it at once
 				sub := clientSubWords(c).list()
@@ -92,6 +93,28 @@ var deviceRules = []*rule{
 					return true, "shopify theme " + sub[1] + " to the live store"
 				}
 				return false, ""
+			case "fastlane", "bundle":
+				// fastlane deliver --submit_for_review --automatic_release:
+				// in the users' hands as soon as Apple approves it
+				if (hasWord(args, "deliver") || hasWord(args, "upload_to_app_store")) && hasAnyWord(low, "--submit_for_review", "submit_for_review:true") &&
+					(hasAnyWord(low, "--automatic_release", "automatic_release:true") || hasWord(args, "--force")) {
+					return true, "submitted for review with automatic release"
+				}
+			case "firebase":
+				if len(args) > 0 && strings.HasPrefix(low[0], "apps:android:sha:delete") {
+					return true, "the app's signing fingerprint removed (its sign-in breaks)"
+				}
+				if len(args) > 0 && low[0] == "appdistribution:testers:remove" && hasPrefixWordLow(low, "--file") {
+					return true, "App Distribution's testers removed in bulk"
+				}
+				return false, ""
+			case "appcenter":
+				// appcenter codepush deployment clear Production: no
+				// release left to roll back to
+				ops := posArgs(args, optSpec{short: "a", long: []string{"app", "token", "env", "output"}})
+				if len(ops) > 3 && ops[0].s == "codepush" && ops[1].s == "deployment" && (ops[2].s == "clear" || ops[2].s == "rm" || ops[2].s == "remove") && strings.EqualFold(ops[len(ops)-1].s, "production") {
+					return true, "codepush deployment " + ops[2].s + " Production"
+				}
 			}
 			if !strings.Contains(j, "production") && !strings.Contains(j, "--track prod") {
 				return false, ""
@@ -102,7 +125,7 @@ var deviceRules = []*rule{
 				if v, ok := optValue(args, "", "track_promote_to", "track-promote-to"); ok && strings.EqualFold(v, "production") {
 					return true, "promoted to production"
 				}
-				if v, ok := optValue(args, "", "track"); ok && strings.EqualFold(v, "production") && (hasWord(args, "supply") || hasWord(args, "upload_to_play_store")) {
+				if v, ok := optValue(args, "", "track"); ok && strings.EqualFold(v, "production") && (hasWord(args, "supply") || hasWord(args, "upload_to_play_store")) && !hasAnyWord(low, "--validate_only", "validate_only:true") {
 					if r, ok := optValue(args, "", "rollout"); ok && r != "1" && r != "1.0" {
 						return false, "" // a staged rollout to a share of users
 					}
@@ -115,17 +138,19 @@ var deviceRules = []*rule{
 					return true, "published to the production track"
 				}
 			case "eas", "expo":
-				// eas update --branch production, eas channel:edit production
-				if v, ok := optValue(args, "", "branch"); ok && strings.EqualFold(v, "production") && hasWord(args, "update") {
-					return true, "eas update --branch production"
+				// eas update --branch production (or --channel), eas
+				// channel:edit production
+				if v, ok := optValue(args, "", "branch", "channel"); ok && strings.EqualFold(v, "production") && hasWord(args, "update") {
+					return true, "eas update to production"
 				}
 				if hasWord(args, "channel:edit") && hasAnyWord(low, "production") {
 					return true, "eas channel:edit production"
 				}
 			case "appcenter":
-				// appcenter codepush promote -d Production
-				if v, ok := optValue(args, "-d", "destination-deployment-name"); ok && strings.EqualFold(v, "production") && hasWord(args, "promote") {
-					return true, "codepush promote to Production"
+				// appcenter codepush promote -d Production, release-react
+				// -d Production
+				if v, ok := optValue(args, "-d", "destination-deployment-name", "deployment-name"); ok && strings.EqualFold(v, "production") && (hasWord(args, "promote") || hasPrefixWord(args, "release")) {
+					return true, "codepush to Production"
 				}
 			}
 			return false, ""
@@ -188,6 +213,12 @@ var deviceRules = []*rule{
 				return true, "p4 user -d -f"
 			case len(sub) > 0 && sub[0] == "unlock" && (hasWord(args, "-f") || hasWord(args, "-x")):
 				return true, "p4 unlock -f"
+			case len(sub) > 0 && (sub[0] == "triggers" || sub[0] == "protect" || sub[0] == "typemap") && hasWord(args, "-i"):
+				// the server's triggers, protections or type map replaced
+				// from the input
+				return true, "p4 " + sub[0] + " -i"
+			case len(sub) > 0 && sub[0] == "delete" && p4WholeTree(c.operands()) && strings.Contains(a.srcLow(), "p4 submit"):
+				return true, "p4 delete of a whole tree, submitted"
 			}
 			return false, ""
 		}},
@@ -198,7 +229,31 @@ var deviceRules = []*rule{
 			args := c.args()
 			sub := clientSubWords(c).list()
 			if c.name == "p4" {
-				return len(sub) > 0 && sub[0] == "clean" && !hasWord(args, "-n"), "p4 clean"
+				if len(sub) == 0 || hasWord(args, "-n") {
+					return false, ""
+				}
+				var paths []string // the files named after the subcommand
+				for _, w := range c.operands() {
+					if strings.HasPrefix(w.s, "//") || strings.Contains(w.s, "...") || strings.ContainsAny(w.s, "/.") {
+						paths = append(paths, w.s)
+					}
+				}
+				switch sub[0] {
+				case "clean":
+					return true, "p4 clean"
+				case "revert":
+					// p4 revert //depot/x/...: every opened file's edits
+					// (-k keeps the local files, -a only unchanged ones)
+					if !hasWord(args, "-k") && !hasWord(args, "-a") && p4ManyFiles(paths) {
+						return true, "p4 revert " + strings.Join(paths, " ")
+					}
+				case "resolve":
+					// -at: theirs taken over every local edit
+					if (hasWord(args, "-at") || hasWord(args, "-af")) && p4ManyFiles(paths) {
+						return true, "p4 resolve " + joinWords(args[1:])
+					}
+				}
+				return false, ""
 			}
 			w := wargs(c)
 			switch {
@@ -212,6 +267,30 @@ var deviceRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, deviceRules) }
+
+// p4ManyFiles reports depot or workspace paths that take a whole tree
+// (//depot/main/..., //..., ...), or none (every opened file).
+func p4ManyFiles(paths []string) bool {
+	if len(paths) == 0 {
+		return true
+	}
+	for _, p := range paths {
+		if strings.HasSuffix(p, "...") {
+			return true
+		}
+	}
+	return false
+}
+
+// p4WholeTree reports a depot path naming a whole tree (//depot/main/...).
+func p4WholeTree(ops []word) bool {
+	for _, w := range ops {
+		if strings.HasPrefix(w.s, "//") && strings.HasSuffix(w.s, "/...") {
+			return true
+		}
+	}
+	return false
+}
 
 // deviceIsEmulator reports an adb or fastboot command aimed at an
 // emulator (-s emulator-5554, -e).

@@ -542,11 +542,35 @@ var secretPlacementRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "password-on-command-line", Level: LevelHigh, Category: CategoryExfiltration, Description: "giving a registry password on the command line (it shows in the process list and the shell's history)",
-		Suggestions: []string{"Pipe it in: echo \"$PASSWORD\" | docker login -u USER --password-stdin REGISTRY", "Use a credential helper"},
-		names:       names("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras"),
+	{ID: "password-on-command-line", Level: LevelHigh, Category: CategoryExfiltration, Description: "giving a registry's or a hosted account's password on the command line (it shows in the process list and the shell's history)",
+		Suggestions: []string{"Pipe it in: echo \"$PASSWORD\" | docker login -u USER --password-stdin REGISTRY", "Use a credential helper, the keychain (@keychain:NAME) or a variable"},
+		names:       names("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "xcrun", "altool", "notarytool", "steamcmd", "swaks"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			switch c.name {
+			case "xcrun", "altool", "notarytool":
+				// an Apple ID's app-specific password
+				for i, w := range args {
+					if (w.s == "-p" || w.s == "--password") && i+1 < len(args) && clearValue(args[i+1]) {
+						return true, c.name + " " + w.s + " (an Apple ID password)"
+					}
+				}
+				return false, ""
+			case "steamcmd":
+				// steamcmd +login USER PASSWORD: a second word before the
+				// next +command
+				for i, w := range args {
+					if lower(w.s) == "+login" && i+2 < len(args) && !strings.HasPrefix(args[i+2].s, "+") && clearValue(args[i+2]) {
+						return true, "steamcmd +login with the account's password"
+					}
+				}
+				return false, ""
+			case "swaks":
+				if v, ok := optValue(args, "-ap", "auth-password"); ok && clearValue(word{s: v, ok: true}) {
+					return true, "swaks --auth-password"
+				}
+				return false, ""
+			}
 			if !hasWord(args, "login") || hasWord(args, "--password-stdin") {
 				return false, ""
 			}
