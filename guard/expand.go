@@ -95,7 +95,7 @@ func (a *analysis) expand(c *cmd) {
 		a.expandUpload(c)
 	case n == "adb":
 		a.expandADB(c)
-	case n == "pct" || n == "lxc" || n == "incus" || n == "qm":
+	case n == "pct" || n == "lxc" || n == "incus" || n == "qm" || n == "VBoxManage" || n == "vboxmanage":
 		a.expandGuestExec(c)
 	case n == "su", n == "runuser", n == "script", n == "flock", n == "sg":
 		a.expandDashC(c)
@@ -425,17 +425,28 @@ func (a *analysis) expandSSH(c *cmd) {
 }
 
 // expandGuestExec judges the command a hypervisor runs inside a guest
-// (pct exec ID -- CMD, lxc exec NAME -- CMD, qm guest exec ID -- CMD) as
-// one run on another machine: a script piped into a shell there is
-// still code nobody vetted.
+// (pct exec ID -- CMD, lxc exec NAME -- CMD, qm guest exec ID -- CMD,
+// VBoxManage guestcontrol VM run -- CMD) as one run on another machine:
+// a script piped into a shell there is still code nobody vetted.
 func (a *analysis) expandGuestExec(c *cmd) {
 	args := c.args()
 	n := 1
-	if c.name == "qm" {
+	switch c.name {
+	case "qm":
 		n = 2 // qm guest exec
-	}
-	if len(args) <= n || args[n-1].s != "exec" || c.name == "qm" && args[0].s != "guest" {
-		return
+		if len(args) <= n || args[0].s != "guest" || args[1].s != "exec" {
+			return
+		}
+	case "VBoxManage", "vboxmanage":
+		// VBoxManage guestcontrol VM run [options] -- CMD
+		if len(args) < 3 || lower(args[0].s) != "guestcontrol" || args[2].s != "run" {
+			return
+		}
+		n = 3
+	default:
+		if len(args) <= n || args[0].s != "exec" {
+			return
+		}
 	}
 	for i := n; i < len(args); i++ {
 		if args[i].s == "--" {

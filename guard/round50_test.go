@@ -323,3 +323,52 @@ func TestRound50ReleasesAndWorkstations(t *testing.T) {
 		`p4 set P4PORT=ssl:p4.example.net:1666`,
 	})
 }
+
+// Directory and security administration: delegation written, LAPS
+// passwords opened to everyone, a live policy overwritten, the CA
+// removed or its key exported, NTAuth emptied, a certificate revoked;
+// public ranges swept and decoy scans; the whole disk excluded from
+// Defender; hypervisor-wide administrators; Graph's DELETE; mail
+// forwarded to another domain. Lookups, lab targets and -WhatIf pass.
+func TestRound50DirectoryAndScans(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, winCorpusContextFor("powershell"), []dangerCase{
+		{`Set-ADComputer SQL02 -PrincipalsAllowedToDelegateToAccount (Get-ADComputer KIOSK7)`, CategoryPrivilege, "directory-weakened", LevelHigh},
+		{`Set-ADAccountControl svc-web -TrustedToAuthForDelegation $true`, CategoryPrivilege, "directory-weakened", LevelHigh},
+		{`Set-LapsADReadPasswordPermission -Identity "OU=Labs,DC=ex,DC=org" -AllowedPrincipals "EX\Domain Users"`, CategoryPrivilege, "directory-weakened", LevelHigh},
+		{`Import-GPO -BackupGpoName Old -TargetName "Default Domain Controllers Policy" -Path \\fs\gpo`, CategoryPrivilege, "directory-weakened", LevelHigh},
+		{`Uninstall-AdcsCertificationAuthority -Force`, CategoryPrivilege, "directory-weakened", LevelHigh},
+		{`Invoke-MgGraphRequest -Method DELETE -Uri "https://graph.microsoft.com/v1.0/users/$id"`, CategoryCloudDestroy, "api-destroy-action", LevelHigh},
+	})
+	checkDanger(t, d, winCorpusContextFor("cmd"), []dangerCase{
+		{`certutil -backupkey C:\Users\Public\ca`, CategoryPrivilege, "directory-weakened", LevelHigh},
+		{`certutil -enterprise -delstore NTAuth "EX-CA"`, CategoryPrivilege, "directory-weakened", LevelHigh},
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`masscan 198.51.0.0/16 -p22 --rate 50000`, CategoryPrivilege, "network-sweep", LevelHigh},
+		{`nmap -sS -D RND:5 partner-vpn.example.net`, CategoryPrivilege, "network-sweep", LevelHigh},
+		{`sudo mdatp exclusion folder add --path /home`, CategorySystem, "endpoint-protection-off", LevelCritical},
+		{`pveum acl modify / --users bob@pve --roles PVEAdmin`, CategoryPrivilege, "hypervisor-admin-granted", LevelHigh},
+		{`govc permissions.set -principal 'VSPHERE.LOCAL\bob' -role Admin /`, CategoryPrivilege, "hypervisor-admin-granted", LevelHigh},
+		{`gam user cfo@example.org filter from bank.example subject invoice forward cfo@other-firm.net`, CategoryExfiltration, "mail-copied-out", LevelCritical},
+	})
+	checkSafe(t, d, winCorpusContextFor("powershell"), []string{
+		`Get-ADComputer SQL02 -Properties PrincipalsAllowedToDelegateToAccount`,
+		`Set-LapsADReadPasswordPermission -Identity "OU=Labs,DC=ex,DC=org" -AllowedPrincipals "EX\LAPS Readers"`,
+		`Import-GPO -BackupGpoName Old -TargetName "Default Domain Policy" -Path \\fs\gpo -WhatIf`,
+		`Invoke-MgGraphRequest -Method GET -Uri "https://graph.microsoft.com/v1.0/users/$id"`,
+	})
+	checkSafe(t, d, winCorpusContextFor("cmd"), []string{
+		`certutil -store NTAuth`,
+		`certutil -dump ca.crt`,
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`nmap -sS 192.168.10.0/24`,
+		`nmap -sV scanme.nmap.org`,
+		`masscan 10.20.0.0/16 -p22 --rate 1000`,
+		`nmap -p 443 www.example.com`,
+		`mdatp exclusion folder add --path /work/project/build`,
+		`pveum acl modify /pool/ci --users ci@pve --roles PVEVMUser`,
+		`gam user cfo@example.org filter from bank.example subject invoice forward ap@example.org`,
+	})
+}

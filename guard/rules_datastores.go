@@ -416,16 +416,58 @@ var dataStoreRules = []*rule{
 		}},
 	{ID: "directory-weakened", Level: LevelHigh, Category: CategoryPrivilege, Description: "weakening an identity directory: its administrator's password set by hand, every user let in, TLS or brute-force protection off, the directory destroyed",
 		Suggestions: []string{"Let the directory's administrators change its policies"},
-		names:       names("kdb5_util", "ipa-server-install", "kcadm.sh", "kcadm", "samba-tool", "ipa", "realm", "set-adaccountcontrol", "set-aduser"),
+		names: names("kdb5_util", "ipa-server-install", "kcadm.sh", "kcadm", "samba-tool", "ipa", "realm", "set-adaccountcontrol", "set-aduser",
+			"set-adcomputer", "set-lapsadreadpasswordpermission", "set-admpwdreadpasswordpermission", "import-gpo", "uninstall-adcscertificationauthority", "certutil"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if c.name == "set-adaccountcontrol" || c.name == "set-aduser" {
+			switch c.name {
+			case "set-adaccountcontrol", "set-aduser", "set-adcomputer":
 				// Kerberos pre-authentication off (its hash can be cracked
 				// offline), no password needed, reversible passwords,
-				// delegation to any service
+				// delegation to any service or to the ones named
 				w := wargs(c)
-				for _, sw := range [...]string{"doesnotrequirepreauth", "passwordnotrequired", "allowreversiblepasswordencryption", "trustedfordelegation"} {
-					if v, ok := swVal(w, sw); ok && (v == "$true" || v == "true" || v == "1") && !hasSw(w, "whatif") {
+				if hasSw(w, "whatif") {
+					return false, ""
+				}
+				for _, sw := range [...]string{"doesnotrequirepreauth", "passwordnotrequired", "allowreversiblepasswordencryption", "trustedfordelegation", "trustedtoauthfordelegation"} {
+					if v, ok := swVal(w, sw); ok && (v == "$true" || v == "true" || v == "1") {
 						return true, c.base + " -" + sw + " " + v
+					}
+				}
+				if _, ok := swVal(w, "principalsallowedtodelegatetoaccount"); ok {
+					return true, c.base + " -PrincipalsAllowedToDelegateToAccount (impersonation of any user to it)"
+				}
+				if strings.Contains(strings.Join(w, " "), "msds-allowedtodelegateto") {
+					return true, c.base + " msDS-AllowedToDelegateTo (delegation to the services named)"
+				}
+				return false, ""
+			case "set-lapsadreadpasswordpermission", "set-admpwdreadpasswordpermission":
+				// the machines' administrator passwords readable by everyone
+				if v, ok := swVal(wargs(c), "allowedprincipals"); ok && hasAny(v, "everyone", "domain users", "authenticated users", "domain computers", `\users`) {
+					return true, "LAPS passwords readable by " + v
+				}
+				return false, ""
+			case "import-gpo":
+				// a backup imported over a live policy
+				if v, ok := swVal(wargs(c), "targetname"); ok && !hasSw(wargs(c), "whatif") && !testName(v) && !scratchName(v) {
+					return true, "Import-GPO over " + v
+				}
+				return false, ""
+			case "uninstall-adcscertificationauthority":
+				return !hasSw(wargs(c), "whatif"), "the certification authority removed"
+			case "certutil":
+				// the CA's private key exported, the enterprise's trust of
+				// its CA removed, a certificate revoked for good
+				w := wargs(c)
+				for i, x := range w {
+					switch x {
+					case "-backupkey", "/backupkey":
+						return true, "certutil -backupkey (the CA's private key exported)"
+					case "-delstore", "/delstore":
+						if i+1 < len(w) && strings.Trim(w[i+1], `"'`) == "ntauth" {
+							return true, "certutil -delstore NTAuth (certificate logon fails domain-wide)"
+						}
+					case "-revoke", "/revoke":
+						return true, "certutil -revoke"
 					}
 				}
 				return false, ""

@@ -149,6 +149,35 @@ var hypervisorRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "hypervisor-admin-granted", Level: LevelHigh, Category: CategoryPrivilege, Description: "giving an account administrator rights over a whole hypervisor cluster (Proxmox's datacenter, vCenter's root)",
+		Suggestions: []string{"Grant the narrowest role on the one pool or folder the task needs", "Let the cluster's administrators grant administration"},
+		names:       names("pveum", "govc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := c.operands()
+			switch c.name {
+			case "pveum":
+				// pveum acl modify / --roles Administrator
+				if len(ops) > 2 && ops[0].s == "acl" && ops[1].s == "modify" && ops[2].s == "/" {
+					if v, ok := optValue(args, "", "roles"); ok && hasAny(lower(v), "administrator", "pveadmin") {
+						return true, "pveum acl modify / --roles " + v
+					}
+				}
+			case "govc":
+				// govc permissions.set -principal X -role Admin /
+				if len(ops) > 0 && ops[0].s == "permissions.set" {
+					if v, ok := optValue(args, "-role", ""); ok && strings.EqualFold(v, "admin") && (ops[len(ops)-1].s == "/" || hasPrefixWordLow(c.lowerArgs(), "-propagate=true")) {
+						return true, "govc permissions.set -role Admin"
+					}
+					for _, w := range args {
+						if r, ok := strings.CutPrefix(w.s, "-role="); ok && strings.EqualFold(r, "admin") {
+							return true, "govc permissions.set -role=Admin"
+						}
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "guest-password-set", Level: LevelHigh, Category: CategoryPrivilege, Description: "setting a guest's or a hypervisor's account password from the command line (it lands in the history and the transcript)",
 		Suggestions: []string{"Set passwords interactively or from a secret store", "Use keys and the hypervisor's own access control"},
 		names:       names("qm", "virsh", "esxcli"),

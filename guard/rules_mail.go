@@ -80,8 +80,14 @@ var mailRules = []*rule{
 					}
 				}
 			case "gam":
-				// gam user X forward on ADDRESS, gam user X filter ... forward ADDRESS
+				// gam user X forward on ADDRESS, gam user X filter ...
+				// forward ADDRESS: to a personal mailbox, or to another
+				// domain than the user's own
 				low := c.lowerArgs()
+				own := ""
+				if len(low) > 1 && (low[0] == "user" || low[0] == "users") {
+					_, own, _ = strings.Cut(low[1], "@")
+				}
 				for i, l := range low {
 					if l == "forward" && i+1 < len(low) {
 						to := low[i+1]
@@ -90,6 +96,9 @@ var mailRules = []*rule{
 						}
 						if e := outsideEmailIn(to); e != "" {
 							return true, "gam forwarding to " + e
+						}
+						if _, dom, ok := strings.Cut(to, "@"); ok && own != "" && dom != own && !strings.HasSuffix(dom, "."+own) {
+							return true, "gam forwarding to " + to
 						}
 					}
 				}

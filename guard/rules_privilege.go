@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -88,6 +89,39 @@ var privilegeRules = []*rule{
 				h := lower(strings.TrimSuffix(w.s, "/"))
 				if !w.ok || !(loopback(h) || isLocalHost(h)) {
 					return true, "nmap --script " + script + " " + w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "network-sweep", Level: LevelHigh, Category: CategoryPrivilege, Description: "scanning other people's networks: public address ranges swept, the whole internet, or decoy and evasion scans of someone else's host",
+		Suggestions: []string{"Scan only ranges in a written engagement scope", "Practise on this machine, a lab range or scanme.nmap.org"},
+		names:       names("masscan", "nmap", "zmap"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			low := c.lowerArgs()
+			evasive := hasWord(args, "-D") || hasWord(args, "-f") && c.name == "nmap" || hasPrefixWordLow(low, "--data-length") || hasPrefixWordLow(low, "--spoof-mac")
+			for _, w := range c.operands() {
+				t := lower(w.s)
+				if t == "scanme.nmap.org" || adLabTarget([]word{w}) {
+					continue
+				}
+				host, bits, cidr := strings.Cut(t, "/")
+				n := 32
+				if cidr {
+					if v, err := strconv.Atoi(bits); err == nil {
+						n = v
+					}
+				}
+				if _, ip := parseIP(host); ip {
+					if !isPublicIP(host) && host != "0.0.0.0" {
+						continue
+					}
+					if c.name != "nmap" || n <= 16 || host == "0.0.0.0" {
+						return true, c.name + " " + w.s + " (a public range swept)"
+					}
+				}
+				if evasive && c.name == "nmap" && !isLocalHost(host) && (strings.Contains(host, ".") || cidr) {
+					return true, "nmap decoy or evasion scan of " + w.s
 				}
 			}
 			return false, ""

@@ -250,7 +250,7 @@ func changingCall(c *cmd, noDelete bool, segs, marks []string) (bool, string) {
 }
 
 // httpClients are the programs readHTTPCall reads.
-var httpClients = names("curl", "curlie", "http", "https", "xh", "wget", "invoke-restmethod", "invoke-webrequest", "irm", "iwr")
+var httpClients = names("curl", "curlie", "http", "https", "xh", "wget", "invoke-restmethod", "invoke-webrequest", "irm", "iwr", "invoke-mggraphrequest")
 
 // httpCall is one HTTP request on a command line: its method (upper
 // case), URL and body (lower case).
@@ -298,7 +298,7 @@ func parseHTTPCall(c *cmd) (httpCall, bool) {
 	var h httpCall
 	args := c.args()
 	switch c.name {
-	case "invoke-restmethod", "invoke-webrequest", "irm", "iwr":
+	case "invoke-restmethod", "invoke-webrequest", "irm", "iwr", "invoke-mggraphrequest":
 		w := wargs(c)
 		h.method, _ = swVal(w, "method")
 		h.url, _ = swVal(w, "uri")

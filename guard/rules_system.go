@@ -1408,6 +1408,12 @@ var systemRules = []*rule{
 			if c.name == "sentinelctl" {
 				return len(ops) > 0 && (ops[0].s == "unload" || ops[0].s == "unprotect"), "sentinelctl " + joinWords(ops[:min(1, len(ops))])
 			}
+			// mdatp exclusion folder add --path /: the whole disk unscanned
+			if len(ops) > 2 && ops[0].s == "exclusion" && (ops[1].s == "folder" || ops[1].s == "process") && ops[2].s == "add" {
+				if v, ok := optValue(args, "", "path", "name"); ok && (v == "/" || v == "/home" || v == "/usr" || v == "/tmp" || v == "/etc" || v == "~" || v == "*" || v == "/usr/bin" || v == "/bin") {
+					return true, "mdatp exclusion " + ops[1].s + " add " + v
+				}
+			}
 			// mdatp config real-time-protection --value disabled
 			if len(ops) > 1 && ops[0].s == "config" && (ops[1].s == "real-time-protection" || ops[1].s == "behavior-monitoring" || ops[1].s == "network-protection" ||
 				ops[1].s == "cloud-delivered-protection" || ops[1].s == "tamper-protection") {
