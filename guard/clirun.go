@@ -229,8 +229,8 @@ func (a *analysis) scaffoldOverProject(c *cmd) string {
 			}
 		}
 	}
-	if force == "" || hasWord(args, "--dry-run") || hasWord(args, "--help") || c.name == "git" && hasWord(args, "fetch") {
-		return "" // (git fetch --force moves refs, not files)
+	if force == "" || hasWord(args, "--dry-run") || hasWord(args, "--help") || c.name == "git" && hasWord(args, "fetch") || c.name == "avdmanager" {
+		return "" // (git fetch --force moves refs, not files; avdmanager makes an emulator outside the project)
 	}
 	verb := scaffolders[c.name] || starter || verbAmong(args, 3, scaffoldVerbs)
 	if !verb || a.workDir == "" {

@@ -1575,7 +1575,7 @@ func perlCodeOption(args []word) bool {
 var artifactPatterns = map[string]bool{"*.map": true, "*.js.map": true, "*.css.map": true, "*.pyc": true, "*.pyo": true, "*.py[co]": true, "*.py[cod]": true, "__pycache__": true,
 	"*.o": true, "*.obj": true, "*.class": true, "*.tsbuildinfo": true, "*.log": true, "*.tmp": true, "*.orig": true, "*.rej": true,
 	"*.swp": true, "*~": true, ".DS_Store": true, "*.bak": true, ".pytest_cache": true, ".mypy_cache": true, "*.gcda": true, "*.gcno": true,
-	"*.coverage": true, ".coverage": true, "*.egg-info": true, "Thumbs.db": true}
+	"*.coverage": true, ".coverage": true, "*.egg-info": true, "Thumbs.db": true, "*.xcuserstate": true, "xcuserdata": true}
 
 // artifactsOnly reports a find -delete that only ever names build
 // artifacts (find ./src -name '*.js.map' -delete): no negation, no test

@@ -372,3 +372,42 @@ func TestRound50DirectoryAndScans(t *testing.T) {
 		`gam user cfo@example.org filter from bank.example subject invoice forward ap@example.org`,
 	})
 }
+
+// Near misses of round 50 that were stopped: a data transfer between
+// storage endpoints, Medusa's commerce CLI, lab domains for Kerberos and
+// certificate tools, a CI job's temporary keychain, the machine
+// account's Kerberos tickets refreshed, Xcode's per-user state, an
+// emulator made with --force, ignored build output cleaned, ntdsutil
+// showing where the database lives, one project fixture shredded. Their
+// dangerous twins stay stopped.
+func TestRound50NearMisses(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`globus transfer "$SRC_EP:/proj/raw/run7/" "$DST_EP:/scratch/run7/" --recursive --label run7`,
+		`npx medusa develop`,
+		`npx medusa migrations run`,
+		`kerbrute userenum -d corp.lab --dc 10.99.0.10 users.txt`,
+		`security delete-keychain "$RUNNER_TEMP/build.keychain-db"`,
+		`find ios -name '*.xcuserstate' -delete`,
+		`avdmanager create avd -n ci34 -k "system-images;android-34;google_apis;x86_64" --force`,
+		`git clean -fdX Build/ Intermediate/`,
+	})
+	checkSafe(t, d, winCorpusContextFor("cmd"), []string{
+		`klist purge -li 0x3e7`,
+		`ntdsutil "activate instance ntds" files info quit quit`,
+		`sdelete64 -accepteula C:\work\project\tmp\fixture-creds.txt`,
+		`Certify.exe find /vulnerable /domain:corp.lab`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`medusa -h 10.2.3.4 -u admin -P rockyou.txt -M ssh`, CategoryPrivilege, "password-attack", LevelCritical},
+		{`kerbrute passwordspray -d corp.example.net --dc 10.8.0.5 users.txt 'Winter2025!'`, CategoryPrivilege, "password-attack", LevelCritical},
+		{`security delete-keychain ~/Library/Keychains/login.keychain-db`, CategoryPrivilege, "credentials-destroyed", LevelModerate},
+		{`git clean -fdX src/`, CategoryGitDestroy, "git-clean-ignored", LevelModerate},
+	})
+	checkDanger(t, d, winCorpusContextFor("cmd"), []dangerCase{
+		{`klist purge`, CategoryPrivilege, "credentials-destroyed", LevelModerate},
+		{`ntdsutil "ac i ntds" "ifm" "create full C:\x" q q`, CategoryExfiltration, "win-credential-dump", LevelCritical},
+		{`sdelete64 -accepteula -z C:`, CategoryDiskWipe, "win-wipe-free-space", LevelModerate},
+		{`Certify.exe find /vulnerable /domain:corp.example.net`, CategoryPrivilege, "win-attack-tool", LevelHigh},
+	})
+}

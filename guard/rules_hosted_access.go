@@ -160,8 +160,8 @@ var hostedAccessRules = []*rule{
 				}
 				return false, ""
 			}
-			if c.name == "gh" || c.name == "glab" {
-				return false, ""
+			if c.name == "gh" || c.name == "glab" || dataTransferClients[c.name] {
+				return false, "" // (globus transfer copies data between endpoints)
 			}
 			for i, l := range low {
 				if i > 3 || strings.HasPrefix(l, "-") {
@@ -353,3 +353,7 @@ func publicContent(s string) bool {
 	}
 	return false
 }
+
+// dataTransferClients are clients whose "transfer" copies data between
+// storage endpoints rather than handing anything to a new owner.
+var dataTransferClients = map[string]bool{"globus": true, "gsutil": true, "azcopy": true}

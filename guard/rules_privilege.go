@@ -53,8 +53,11 @@ var privilegeRules = []*rule{
 		names:       names("hydra", "medusa", "ncrack", "patator", "crowbar", "kerbrute", "crackmapexec", "netexec", "nxc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			if len(args) == 0 || hasWord(args, "-h") || hasWord(args, "--help") {
-				return false, ""
+			if len(args) == 0 || len(args) == 1 && hasWord(args, "-h") || hasWord(args, "--help") || adLabTarget(args) {
+				return false, "" // (a lab's domain or hosts are what the tools are practised on)
+			}
+			if c.name == "medusa" && (!strings.HasPrefix(args[0].s, "-") || len(c.wrappers) > 0) {
+				return false, "" // Medusa's commerce CLI (npx medusa develop, medusa user -e ...)
 			}
 			for _, w := range c.operands() {
 				if h := lower(hostOf(w.s)); h != "" && (loopback(h) || h == "localhost") {
@@ -361,12 +364,17 @@ var privilegeRules = []*rule{
 					if svc, ok := optValue(args, "-s", ""); ok && testNameBesidesDev(svc) && args[0].s != "delete-keychain" {
 						return false, ""
 					}
-					if ops := positional(args[1:]); args[0].s == "delete-keychain" && len(ops) == 1 && madeKeychain(a.src, ops[0].s) {
-						return false, "" // a keychain the line made for a test
+					if ops := positional(args[1:]); args[0].s == "delete-keychain" && len(ops) == 1 && (madeKeychain(a.src, ops[0].s) || tempKeychain(ops[0].s)) {
+						return false, "" // a keychain the line made for a test, or a CI job's temporary one
 					}
 					return true, args[0].s
 				}
 			case "klist":
+				// (-li 0x3e7: the machine account's tickets, fetched
+				// again at once)
+				if v, ok := optValue(args, "-li", ""); ok && lower(v) == "0x3e7" {
+					return false, ""
+				}
 				return hasWord(args, "purge"), "Kerberos tickets"
 			case "kdestroy":
 				return hasWord(args, "-A") || hasWord(args, "--all"), "every Kerberos ticket cache"
@@ -1442,4 +1450,12 @@ func madeKeychain(src, name string) bool {
 		}
 	}
 	return false
+}
+
+// tempKeychain reports a keychain path in a CI job's or the system's
+// temporary folder ($RUNNER_TEMP, $TMPDIR, /tmp).
+func tempKeychain(p string) bool {
+	p = strings.Trim(p, `"'`)
+	return strings.HasPrefix(p, "$RUNNER_TEMP/") || strings.HasPrefix(p, "${RUNNER_TEMP}/") || strings.HasPrefix(p, "$TMPDIR") ||
+		strings.HasPrefix(p, "${TMPDIR") || strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, "$AGENT_TEMPDIRECTORY/")
 }

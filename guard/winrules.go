@@ -972,7 +972,22 @@ var winRules = []*rule{
 			if c.name == "cipher" {
 				return hasSw(wargs(c), "w"), ""
 			}
-			return true, ""
+			// sdelete of named files inside the project (a scratch fixture
+			// shredded) passes; free space (-z, -c), a drive, a folder
+			// tree (-s) or files elsewhere do not
+			w := wargs(c)
+			if hasSw(w, "z") || hasSw(w, "c") || hasSw(w, "s") || hasSw(w, "r") {
+				return true, ""
+			}
+			files := 0
+			for _, op := range c.operands() {
+				p := a.winAbs(op.s)
+				if p == "" || !a.inWork(p) || strings.ContainsAny(op.s, "*?") {
+					return true, ""
+				}
+				files++
+			}
+			return files == 0, ""
 		}},
 	{ID: "win-backup-delete", Level: LevelHigh, Category: CategorySystem, Description: "deleting shadow copies, backups or recovery (what ransomware does first)",
 		Suggestions: []string{"Leave backups and restore points alone"}, names: names("vssadmin", "wbadmin", "wmic", "bcdedit", "remove-wmiobject", "remove-ciminstance", "disable-computerrestore", "delete-computerrestorepoint", "fhmanagew"),
@@ -1754,7 +1769,15 @@ var winRules = []*rule{
 		names: names("juicypotato", "juicypotatong", "roguepotato", "sweetpotato", "godpotato", "efspotato", "badpotato", "localpotato",
 			"printspoofer", "printspoofer64", "rubeus", "kekeo", "incognito", "tokenvator", "sharpup", "invoke-privesccheck",
 			"invoke-allchecks", "invoke-tokenmanipulation", "invoke-kerberoast", "krbrelayup", "certify", "whisker", "sharpgpoabuse"),
-		match: func(a *analysis, c *cmd) (bool, string) { return true, c.base }},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// (a lab domain is where the tools are practised)
+			for _, w := range wargs(c) {
+				if _, v, ok := strings.Cut(w, ":"); ok && strings.HasPrefix(w, "/domain") && adLabTarget([]word{{s: v, ok: true}}) {
+					return false, ""
+				}
+			}
+			return true, c.base
+		}},
 	{ID: "win-user-right-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting a powerful user right (debug, impersonation, backup, driver loading) to a broad group",
 		Suggestions: []string{"Leave user rights to the administrators"}, names: names("ntrights", "grant-userright", "add-userright"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -1788,7 +1811,10 @@ var winRules = []*rule{
 			case "rundll32":
 				return strings.Contains(j, "comsvcs") && strings.Contains(j, "minidump"), j
 			case "ntdsutil":
-				return strings.Contains(j, "ifm") || strings.Contains(j, "ac i ntds") || strings.Contains(j, "activate instance"), j
+				// an IFM copy or a snapshot of the directory's database
+				// (activate instance ... files info only shows where it is)
+				return strings.Contains(j, "ifm") || strings.Contains(j, "create full") || strings.Contains(j, "snapshot") ||
+					(strings.Contains(j, "ac i ntds") || strings.Contains(j, "activate instance")) && !strings.Contains(j, "files info") && !strings.Contains(j, "file info"), j
 			case "esentutl", "copy-item", "cmd:copy":
 				// (the SYSTEM hive holds the key that decrypts SAM's hashes)
 				return strings.Contains(j, "ntds.dit") || strings.Contains(j, `config\sam`) || strings.Contains(j, "config/sam") || strings.Contains(j, `config\security`) ||

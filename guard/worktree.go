@@ -1449,7 +1449,7 @@ var generatedDirs = map[string]bool{"build": true, "dist": true, "out": true, "t
 	".pytest_cache": true, ".venv": true, "venv": true, ".tox": true, ".gradle": true, "artifacts": true, "output": true,
 	".output": true, "test-results": true, "playwright-report": true, "htmlcov": true, "builds": true,
 	// mobile and game engine projects' (CocoaPods, Xcode, Unreal, Unity, Godot, Flutter)
-	"Pods": true, "DerivedData": true, "xcuserdata": true, "Intermediate": true, "Saved": true, "Binaries": true,
+	"Pods": true, "DerivedData": true, "xcuserdata": true, "Intermediate": true, "Saved": true, "Binaries": true, "Build": true, "Builds": true,
 	"DerivedDataCache": true, "Library": true, "Temp": true, "Logs": true, ".godot": true, ".import": true, ".dart_tool": true,
 	// dotnet test's results, nyc's coverage data
 	"TestResults": true, ".nyc_output": true,
