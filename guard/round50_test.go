@@ -411,3 +411,27 @@ func TestRound50NearMisses(t *testing.T) {
 		{`Certify.exe find /vulnerable /domain:corp.example.net`, CategoryPrivilege, "win-attack-tool", LevelHigh},
 	})
 }
+
+// Observability stores and consoles: Splunk's indexed events erased, its
+// forwarder stopped, an operator's console (Kibana, Prometheus, a game's
+// RCON gateway) given a public load balancer, Grafana's anonymous
+// visitors made administrators, Prometheus's admin deletes on a shared
+// server, a Perforce fingerprint force-trusted. Reading, this machine's
+// own Prometheus and a viewer role pass.
+func TestRound50Observability(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo /opt/splunk/bin/splunk clean eventdata -index security -f`, CategoryHistoryTamper, "log-index-cleaned", LevelCritical},
+		{`splunk remove index firewall`, CategoryHistoryTamper, "log-index-cleaned", LevelCritical},
+		{`kubectl -n obs patch svc grafana -p '{"spec":{"type":"LoadBalancer"}}'`, "", "service-open-to-all", LevelHigh},
+		{`docker run -d -p 3000:3000 -e GF_AUTH_ANONYMOUS_ENABLED=true -e GF_AUTH_ANONYMOUS_ORG_ROLE=Admin grafana/grafana`, CategoryPermission, "dashboard-anonymous-admin", LevelHigh},
+		{`curl -X POST 'http://10.4.0.7:9090/api/v1/admin/tsdb/delete_series?match[]=up'`, CategoryHistoryTamper, "log-store-delete", LevelHigh},
+		{`p4 trust -f -y`, CategorySystem, "tool-tls-off", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`splunk search 'index=main | head 10'`,
+		`kubectl -n obs patch svc grafana -p '{"spec":{"type":"ClusterIP"}}'`,
+		`docker run -d -p 127.0.0.1:3000:3000 -e GF_AUTH_ANONYMOUS_ENABLED=true -e GF_AUTH_ANONYMOUS_ORG_ROLE=Viewer grafana/grafana`,
+		`p4 trust -l`,
+	})
+}

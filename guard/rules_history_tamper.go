@@ -214,10 +214,24 @@ var historyTamperRules = []*rule{
 			// Loki's delete API: every line its selector matches goes;
 			// Prometheus's admin API: the series its matcher selects
 			if strings.Contains(u, "/loki/api/v1/delete") || strings.Contains(u, "/api/v1/admin/tsdb/delete_series") || strings.Contains(u, "/api/v1/admin/tsdb/clean_tombstones") {
-				if isLocalHost(hostOf(u)) && (pullRequestName(lower(u)) || strings.Contains(u, "/admin/tsdb/")) {
+				h := hostOf(u)
+				if isLocalHost(h) && pullRequestName(lower(u)) || strings.Contains(u, "/admin/tsdb/") && (h == "localhost" || loopback(h)) {
 					return false, "" // a pull request's load test, or this machine's own Prometheus
 				}
 				return true, u
+			}
+			return false, ""
+		}},
+	{ID: "log-index-cleaned", Level: LevelCritical, Category: CategoryHistoryTamper, Description: "erasing a log platform's indexed events (Splunk's clean eventdata, an index removed)",
+		Suggestions: []string{"Let the index's retention expire old events", "Ask the platform's administrators to delete what must go"},
+		names:       names("splunk"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := c.operands()
+			if len(ops) > 1 && ops[0].s == "clean" && (ops[1].s == "eventdata" || ops[1].s == "all") {
+				return true, "splunk clean " + ops[1].s
+			}
+			if len(ops) > 2 && ops[0].s == "remove" && ops[1].s == "index" {
+				return true, "splunk remove index " + ops[2].s
 			}
 			return false, ""
 		}},

@@ -113,6 +113,15 @@ var reverseShellRules = []*rule{
 							return true, "kubectl expose " + ops[1].s + " --type LoadBalancer"
 						}
 					}
+					// an operator's console (Kibana, Grafana, Prometheus, a
+					// game server's RCON) on a cluster that is not a local one
+					if !localKubeContext(args) {
+						for _, k := range [...]string{"kibana", "grafana", "prometheus", "alertmanager", "rcon", "jenkins", "argocd", "vault", "consul", "etcd", "rabbitmq", "opensearch", "minio"} {
+							if strings.Contains(l, k) {
+								return true, "kubectl expose " + ops[1].s + " --type LoadBalancer (an operator's console)"
+							}
+						}
+					}
 					// any of production's services given a public address
 					// by hand, outside its reviewed manifests
 					if (!patched || strings.Contains(j, "0.0.0.0/0")) && touchesProduction(c) {

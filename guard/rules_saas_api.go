@@ -172,6 +172,8 @@ var saasAPIRules = []*rule{
 						switch strings.TrimSuffix(n, "s") {
 						case "monitor", "alert", "flag", "notification", "alerting", "integration", "destination", "pager", "escalation":
 							alerting = true
+						case "service", "schedule":
+							alerting = alerting || c.name == "pd" || c.name == "opsgenie" // (PagerDuty's services page)
 						}
 					}
 					if alerting && (productionTarget(args, low) || hasAnyWord(low, "--all", "all", "*")) {

@@ -894,11 +894,18 @@ var systemRules = []*rule{
 		}},
 	{ID: "tool-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off certificate checks or trusting any host for a package manager or git, for good (every later download can be swapped in transit)",
 		Suggestions: []string{"Give the tool the CA bundle it needs (cafile, http.sslCAInfo)", "Turn the check off for one command only, if at all"},
-		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle", "set", "cmd:set", "gcloud", "launchctl", "mise", "rtx", "sdkmanager", "micromamba", "mamba"),
+		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle", "set", "cmd:set", "gcloud", "launchctl", "mise", "rtx", "sdkmanager", "micromamba", "mamba", "p4"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := c.operands()
 			switch c.name {
+			case "p4":
+				// p4 trust -f -y: a changed server fingerprint accepted
+				// (what a man in the middle presents)
+				if len(ops) > 0 && ops[0].s == "trust" && hasWord(args, "-f") && (hasWord(args, "-y") || hasWord(args, "-r")) {
+					return true, "p4 trust -f (a changed fingerprint accepted)"
+				}
+				return false, ""
 			case "micromamba", "mamba":
 				// micromamba config set ssl_verify false: channels fetched
 				// without their certificates checked, from now on

@@ -108,7 +108,7 @@ var criticalProcs = map[string]bool{"csrss": true, "wininit": true, "winlogon": 
 var securityServices = map[string]bool{"windefend": true, "wdnissvc": true, "sense": true, "mpssvc": true, "wscsvc": true,
 	"bfe": true, "securityhealthservice": true, "wdfilter": true, "wdboot": true, "sysmon": true, "sysmon64": true,
 	"mpsdrv": true, "wuauserv": true, "vss": true, "wbengine": true, "sdrsvc": true, "eventlog": true, "wecsvc": true,
-	"windows defender": true}
+	"windows defender": true, "splunkforwarder": true, "splunkd": true}
 
 // readRegTarget returns the registry key and data a registry command writes
 // (reg add, Set-ItemProperty, New-ItemProperty, Remove-ItemProperty).
