@@ -435,3 +435,26 @@ func TestRound50Observability(t *testing.T) {
 		`p4 trust -l`,
 	})
 }
+
+// Phones and trust stores: an installed app's data cleared on a real
+// device, system permissions granted to an app, the adb server on every
+// interface, a CA imported into the JDK's trust store on Windows. The
+// debug build's data, an emulator and a project keystore pass.
+func TestRound50DevicesAndTrust(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`adb -s R58M123 shell pm clear org.thoughtcrime.securesms`, CategoryFileDelete, "device-app-data-cleared", LevelHigh},
+		{`adb shell pm grant com.example.helper android.permission.READ_LOGS`, CategorySystem, "device-verification-off", LevelHigh},
+		{`adb -a -P 5037 server nodaemon`, CategorySystem, "device-verification-off", LevelHigh},
+	})
+	checkDanger(t, d, winCorpusContextFor("powershell"), []dangerCase{
+		{`keytool -importcert -noprompt -alias proxy -file C:\Users\dev\Downloads\proxy.pem -keystore "$env:JAVA_HOME\lib\security\cacerts" -storepass changeit`, CategorySystem, "trust-root-certificate", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`adb shell pm clear com.acme.shop.debug`,
+		`adb -e shell pm clear com.google.android.apps.authenticator2`,
+		`adb shell pm grant com.acme.shop.debug android.permission.POST_NOTIFICATIONS`,
+		`adb start-server`,
+		`keytool -importcert -alias dev -file dev.pem -keystore app/dev.jks -storepass changeit`,
+	})
+}

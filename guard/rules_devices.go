@@ -63,6 +63,33 @@ var deviceRules = []*rule{
 				return true, "adb " + truncate(j, 60)
 			case c.name == "adb" && strings.Contains(j, "settings put") && hasAny(j, "verifier_verify_adb_installs 0", "package_verifier_enable 0", "install_non_market_apps 1"):
 				return true, "adb " + truncate(j, 60)
+			case c.name == "adb" && strings.Contains(j, "pm grant ") && hasAny(j, "write_secure_settings", "read_logs", "android.permission.dump", "package_usage_stats", "system_alert_window"):
+				// a system permission handed to an app on a real phone
+				return true, "adb " + truncate(j, 60)
+			case c.name == "adb" && (hasWord(args, "-a") && hasAnyWord(strings.Fields(j), "server", "nodaemon")):
+				// adb -a: the server, and every device on it, reachable from
+				// any host of the network
+				return true, "adb -a (the adb server on every interface)"
+			}
+			return false, ""
+		}},
+	{ID: "device-app-data-cleared", Level: LevelHigh, Category: CategoryFileDelete, Description: "clearing an installed app's data on a real device (an authenticator's seeds, a messenger's history, a wallet)",
+		Suggestions: []string{"Clear the debug build's data, or use an emulator", "Back the app up first"},
+		names:       names("adb"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if deviceIsEmulator(args) {
+				return false, ""
+			}
+			low := c.lowerArgs()
+			for i, l := range low {
+				if l == "clear" && i > 0 && low[i-1] == "pm" && i+1 < len(low) {
+					p := low[i+1]
+					if hasAny(p, ".debug", ".dev", "test", "sample", "example") {
+						return false, "" // the project's own debug build
+					}
+					return true, "pm clear " + p
+				}
 			}
 			return false, ""
 		}},

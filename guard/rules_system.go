@@ -1180,7 +1180,7 @@ var systemRules = []*rule{
 			case "trust":
 				return len(args) > 0 && (args[0].s == "anchor" && !hasWord(args, "--remove")), "trust anchor"
 			case "keytool":
-				return (hasWord(args, "-importcert") || hasWord(args, "-import")) && (hasWord(args, "-cacerts") || strings.Contains(j, "/cacerts")), "keytool -importcert into cacerts"
+				return (hasWord(args, "-importcert") || hasWord(args, "-import")) && (hasWord(args, "-cacerts") || strings.Contains(j, "/cacerts") || strings.Contains(j, `\cacerts`)), "keytool -importcert into cacerts"
 			}
 			return false, ""
 		}},
