@@ -458,3 +458,28 @@ func TestRound50DevicesAndTrust(t *testing.T) {
 		`keytool -importcert -alias dev -file dev.pem -keystore app/dev.jks -storepass changeit`,
 	})
 }
+
+// Search indexes and caches in front of a live site: indices deleted by
+// Curator, Algolia keys that can delete or reconfigure, development
+// settings imported over production, a cache banned wholesale or its
+// lifetimes zeroed, a Fastly origin removed. Retention by age, a
+// search-only key, one path banned and the developer's own Varnish pass.
+func TestRound50SearchAndCaches(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curator_cli --host es-logs.internal delete_indices --filter_list '[{"filtertype":"pattern","kind":"prefix","value":"web-"}]'`, CategorySystem, "search-or-cache-disrupted", LevelHigh},
+		{`algolia apikeys create --acl search,deleteIndex`, CategorySystem, "search-or-cache-disrupted", LevelHigh},
+		{`algolia settings import products_prod -F settings.dev.json`, CategorySystem, "search-or-cache-disrupted", LevelHigh},
+		{`varnishadm -T 10.0.3.9:6082 -S /etc/varnish/secret "ban req.url ~ ."`, CategorySystem, "search-or-cache-disrupted", LevelHigh},
+		{`ssh cache-2 'varnishadm param.set default_ttl 0'`, CategorySystem, "search-or-cache-disrupted", LevelHigh},
+		{`fastly backend delete --name origin --service-id SVC --version active --autoclone`, CategorySystem, "search-or-cache-disrupted", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curator_cli --host es-logs.internal delete_indices --filter_list '[{"filtertype":"age","source":"name","direction":"older","unit":"days","unit_count":30,"timestring":"%Y.%m.%d"}]'`,
+		`curator_cli --host es-logs.internal --dry-run delete_indices --filter_list '[{"filtertype":"pattern","kind":"prefix","value":"web-"}]'`,
+		`algolia apikeys create --acl search --indices products_prod`,
+		`varnishadm -T 10.0.3.9:6082 -S /etc/varnish/secret "ban req.url ~ /products/123"`,
+		`varnishadm "ban req.url ~ ."`,
+		`fastly backend list --service-id SVC --version active`,
+	})
+}

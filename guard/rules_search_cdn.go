@@ -1,0 +1,76 @@
+package guard
+
+import (
+	"strings"
+)
+
+// Search indexes and caches in front of a live site: Elasticsearch's
+// Curator deleting indices, an Algolia key that can delete or reconfigure
+// indexes, development settings imported over a production index, a
+// Varnish cache banned wholesale or its lifetimes set to zero, a Fastly
+// service's origin removed. Dry runs, search-only keys, one URL purged
+// and a cache on this machine pass.
+var searchCDNRules = []*rule{
+	{ID: "search-or-cache-disrupted", Level: LevelHigh, Category: CategorySystem, Description: "deleting a live search index's contents, reconfiguring it, minting a key that can, or emptying or disabling the cache in front of a live site",
+		Suggestions: []string{"Purge the URLs that changed; ban by a narrow pattern", "Run Curator with --dry-run first; change index settings through the reviewed configuration"},
+		names:       names("curator_cli", "curator", "algolia", "varnishadm", "fastly"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			low := c.lowerArgs()
+			var ops []string
+			for _, l := range low {
+				if !strings.HasPrefix(l, "-") {
+					ops = append(ops, l)
+				}
+			}
+			switch c.name {
+			case "curator_cli", "curator":
+				if hasWord(args, "--dry-run") {
+					return false, ""
+				}
+				if c.name == "curator_cli" && hasAnyWord(low, "delete_indices") {
+					if h, _ := optValue(args, "", "host"); h != "" && (isLocalHost(h) || h == "localhost") {
+						return false, ""
+					}
+					if f, _ := optValue(args, "", "filter_list"); strings.Contains(f, `"age"`) || strings.Contains(f, "'age'") {
+						return false, "" // retention: indices older than a date, what the cluster keeps anyway
+					}
+					return true, "curator_cli delete_indices"
+				}
+			case "algolia":
+				if len(ops) > 1 && ops[0] == "apikeys" && ops[1] == "create" {
+					if v, ok := optValue(args, "", "acl"); ok && hasAny(lower(v), "deleteindex", "deleteobject", "editsettings") {
+						return true, "an Algolia key allowed " + v
+					}
+				}
+				if len(ops) > 2 && ops[0] == "settings" && ops[1] == "import" && (prodMarker(ops[2]) || isProdName(ops[2])) {
+					return true, "settings imported over " + ops[2]
+				}
+			case "varnishadm":
+				if t, _ := optValue(args, "-T", ""); !c.remote && (t == "" || hostOf(t) == "localhost" || loopback(hostOf(t))) {
+					return false, "" // the developer's own cache, on this machine
+				}
+				j := strings.Join(low, " ")
+				if i := strings.Index(j, "ban req.url ~ "); i >= 0 {
+					switch f := strings.Fields(j[i+len("ban req.url ~ "):]); {
+					case len(f) == 0:
+					case f[0] == "." || f[0] == "/" || f[0] == "^/" || f[0] == ".*" || f[0] == "^" || f[0] == `"."` || f[0] == `"/"`:
+						return true, "every object of a live cache banned"
+					}
+				}
+				if strings.Contains(j, "ban obj.status") {
+					return true, "every object of a live cache banned"
+				}
+				if strings.Contains(j, "param.set default_ttl 0") || strings.Contains(j, "param.set default_grace 0") {
+					return true, "a live cache's lifetimes set to zero"
+				}
+			case "fastly":
+				if len(ops) > 1 && ops[0] == "backend" && ops[1] == "delete" {
+					return true, "a Fastly service's origin removed"
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, searchCDNRules) }
