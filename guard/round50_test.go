@@ -483,3 +483,20 @@ func TestRound50SearchAndCaches(t *testing.T) {
 		`fastly backend list --service-id SVC --version active`,
 	})
 }
+
+// Group Policy Preferences' passwords searched in SYSVOL, a JSON key
+// variable printed; the same searches elsewhere and a path variable pass.
+func TestRound50DomainSecrets(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, winCorpusContextFor("powershell"), []dangerCase{
+		{`Get-ChildItem \\ex.org\SYSVOL -Recurse -Filter *.xml | Select-String cpassword`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`grep -ri cpassword /mnt/sysvol/ex.org/Policies`, CategoryExfiltration, "secret-hunt", LevelHigh},
+		{`printenv PLAY_JSON_KEY_DATA`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`grep -ri cpassword docs/`,
+		`printenv PLAY_PACKAGE_NAME`,
+	})
+}

@@ -969,6 +969,11 @@ var exfiltrationRules = []*rule{
 					if a.broadRoot(r, c.cwd) && (secretPattern(ops[0].s) || include) {
 						return true, ops[0].s + " in " + r.s
 					}
+					// cpassword in a domain's SYSVOL: Group Policy
+					// Preferences' passwords, encrypted with a published key
+					if strings.Contains(lower(ops[0].s), "cpassword") && strings.Contains(lower(r.s), "sysvol") {
+						return true, "cpassword in " + r.s
+					}
 				}
 				for _, w := range args {
 					if (w.s == "-e" || w.s == "--regexp") && secretPattern(ops[0].s) {
@@ -1187,6 +1192,11 @@ var exfiltrationRules = []*rule{
 					return true, "the machines' LAPS administrator or BitLocker recovery passwords"
 				}
 			case "where-object", "select-string", "findstr", "string":
+				// Select-String -Pattern cpassword over a domain's SYSVOL:
+				// Group Policy Preferences' passwords (their key is public)
+				if c.name != "where-object" && strings.Contains(strings.Join(c.lowerArgs(), " "), "cpassword") && strings.Contains(a.srcLow(), "sysvol") {
+					return true, "Group Policy Preferences passwords (cpassword) in SYSVOL"
+				}
 				// Select-String -Path (Get-PSReadLineOption).HistorySavePath
 				// -Pattern 'Bearer |pat=': secrets typed into PowerShell
 				if j := strings.Join(c.lowerArgs(), " "); c.name == "select-string" && strings.Contains(j, "consolehost_history") && (secretishPattern(j[strings.Index(j, "consolehost_history"):]) || hasAny(j, "bearer", "pat=", "securestring")) {
