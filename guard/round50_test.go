@@ -500,3 +500,19 @@ func TestRound50DomainSecrets(t *testing.T) {
 		`printenv PLAY_PACKAGE_NAME`,
 	})
 }
+
+// A secret written in clear into a shell's startup file, a shared folder
+// served to every address; a variable reference, a setting that is no
+// secret and the project's build output served pass.
+func TestRound50ClearSecretsAndServes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo 'export NPM_TOKEN="npm_abcdEFGH1234"' >> ~/.bashrc`, CategoryExfiltration, "secret-stored-in-clear", LevelHigh},
+		{`rclone serve webdav /srv/shared --addr :8090`, "", "listener-on-every-address", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`echo 'export GH_TOKEN_FILE=~/.config/gh/token' >> ~/.bashrc`,
+		`echo 'export EDITOR=vim' >> ~/.bashrc`,
+		`rclone serve http /work/project/dist --addr 0.0.0.0:8080`,
+	})
+}

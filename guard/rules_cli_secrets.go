@@ -492,10 +492,32 @@ var secretPostedRule = &rule{ID: "secret-posted", Level: LevelHigh, Category: Ca
 // read by every tool and copied with the file.
 var clearTextStoreRule = &rule{ID: "secret-stored-in-clear", Level: LevelHigh, Category: CategoryExfiltration, Description: "storing a password or token in clear text in a settings file, the registry or the user's permanent environment",
 	Suggestions: []string{"Let the tool encrypt it (drop --store-password-in-clear-text), or use its login command", "Use a credential provider or an environment variable read at run time"},
-	names:       names("dotnet", "nuget", "setx", "p4"),
+	names:       names("dotnet", "nuget", "setx", "p4", "echo", "printf"),
 	match: func(a *analysis, c *cmd) (bool, string) {
 		args := c.args()
 		switch c.name {
+		case "echo", "printf":
+			// echo 'export MATCH_PASSWORD="..."' >> ~/.zshrc: the secret
+			// in a file every shell reads, and every backup of it
+			rc := false
+			for _, r := range c.redirs {
+				if r.isOutput() && shellRCFile(path.Base(r.w.s)) {
+					rc = true
+				}
+			}
+			if !rc {
+				return false, ""
+			}
+			for _, w := range args {
+				t := strings.TrimSpace(w.s)
+				t = strings.TrimPrefix(strings.TrimPrefix(t, "export "), "set -gx ")
+				if k, v, ok := strings.Cut(t, "="); ok && secretVarName(strings.ToUpper(strings.TrimSpace(k))) && clearValue(word{s: strings.TrimSpace(v), ok: true}) &&
+					!strings.HasPrefix(strings.Trim(v, `"' `), "~") && !strings.HasPrefix(strings.Trim(v, `"' `), "/") {
+					// (a path to the secret's file is not the secret)
+					return true, k + " written in clear into " + c.redirs[len(c.redirs)-1].w.s
+				}
+			}
+			return false, ""
 		case "setx":
 			// setx KEYSTORE_PASSWORD "s3cret": in the registry, in every
 			// later process's environment
@@ -522,6 +544,15 @@ var clearTextStoreRule = &rule{ID: "secret-stored-in-clear", Level: LevelHigh, C
 		}
 		return false, ""
 	}}
+
+// shellRCFile reports a shell's startup file name.
+func shellRCFile(base string) bool {
+	switch base {
+	case ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".zshenv", "config.fish", ".cshrc", ".kshrc":
+		return true
+	}
+	return false
+}
 
 // clearValue reports a value written out in the command, not read from
 // a variable or a file at run time.

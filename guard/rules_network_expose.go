@@ -357,7 +357,9 @@ var networkExposeRules = []*rule{
 					if ok && (host == "" || everyAddress(host)) {
 						if ops := positional(args[2:]); len(ops) > 0 {
 							switch a.classifyUnder(ops[0], c.cwd, false) {
-							case pcRoot, pcHome, pcSystemCrit, pcSecretsHome, pcHomeConfig, pcHomeSub:
+							case pcRoot, pcHome, pcSystemCrit, pcSecretsHome, pcHomeConfig, pcHomeSub, pcOutside, pcDBData, pcSystemSub:
+								// (a shared data folder outside the project
+								// too: the project's own build output passes)
 								return true, "rclone serve " + args[1].s + " " + ops[0].s + " on " + v
 							}
 						}
