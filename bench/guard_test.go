@@ -56,14 +56,14 @@ func corpusCommands(b *testing.B) []corpusLine {
 }
 
 // lastRound is what BenchmarkGuardDecisions measured with the previous
-// round's rules (round 48's final build, alternated with round 49's on a
-// quiet two-core machine): 55,934 and 55,532 decisions/s, p99 84.2 and
-// 84.1 µs (the better run's figure below). Round 49's final build
-// measured 53,296 and 55,315 (p99 90.4 and 87.8 µs) in the same runs,
-// and 93,700 to 96,300 with one goroutine per core. Older rounds'
-// figures (90,200 at best on the fifth round's smaller rule set) are in
-// the git history.
-const lastRound = "55,934 decisions/s, p99 84µs"
+// round's rules (round 49's final build, alternated with round 50's on a
+// quiet two-core machine, both on round 50's corpus): 55,442 and 54,365
+// decisions/s, p99 87.9 and 90.0 µs (the better run's figure below).
+// Round 50's final build measured 56,100 and 55,505 (p99 85.3 and
+// 85.8 µs) in the same runs, and 97,600 and 98,100 with one goroutine
+// per core. Older rounds' figures (90,200 at best on the fifth round's
+// smaller rule set) are in the git history.
+const lastRound = "55,442 decisions/s, p99 88µs"
 
 // BenchmarkGuardDecisions: firewall decisions per second on one goroutine
 // over the whole corpus, and the p99 latency of one decision.

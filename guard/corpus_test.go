@@ -1079,13 +1079,14 @@ const (
 // 1.22%); see testdata/corpus/round49/README.md. These floors catch
 // regressions.
 // Round fifty, POSIX lines (both parts): 65.0%, 51.0%, 66.2% and 2.70%
-// false positives on arrival; see testdata/corpus/round50/README.md.
-// These floors catch regressions.
+// false positives on arrival; after the session's rules 83.3%, 71.4%,
+// 69.0% and 1.35% (round50b, never opened, 74.2%, 57.6%, 71.4%, 2.15%);
+// see testdata/corpus/round50/README.md. These floors catch regressions.
 const (
-	minRound50Critical      = 0.64
-	minRound50High          = 0.50
-	minRound50Moderate      = 0.66
-	maxRound50FalsePositive = 0.028
+	minRound50Critical      = 0.82
+	minRound50High          = 0.70
+	minRound50Moderate      = 0.68
+	maxRound50FalsePositive = 0.015
 )
 
 const (

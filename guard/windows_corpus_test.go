@@ -213,7 +213,7 @@ var (
 	winRound49Thresholds = thresholds{0.91, 0.80, 0.85, 0.006}
 	// round50: round50a tuned on, round50b held out; see
 	// testdata/corpus/round50/README.md.
-	winRound50Thresholds = thresholds{0.82, 0.57, 0.80, 0.024}
+	winRound50Thresholds = thresholds{0.88, 0.70, 0.82, 0.013}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
