@@ -46,7 +46,7 @@ var adAttackRules = []*rule{
 				if len(low) > 0 {
 					switch low[0] {
 					case "req":
-						if hasPrefixWordLow(low, "-upn") || hasPrefixWordLow(low, "-dns") || hasPrefixWordLow(low, "-on-behalf-of") {
+						if optGiven(low, "-upn") || optGiven(low, "-dns") || optGiven(low, "-on-behalf-of") {
 							return true, "certipy req: a certificate for another identity"
 						}
 					case "template", "shadow", "account", "relay", "forge":
@@ -54,7 +54,7 @@ var adAttackRules = []*rule{
 					}
 				}
 			case "responder":
-				if !hasWord(args, "-A") && !hasPrefixWordLow(low, "--analyze") {
+				if !hasWord(args, "-A") && !optGiven(low, "--analyze") {
 					return true, "Responder poisoning the network's name resolution"
 				}
 			case "mitm6":

@@ -131,7 +131,7 @@ var deviceRules = []*rule{
 				if len(args) > 0 && strings.HasPrefix(low[0], "apps:android:sha:delete") {
 					return true, "the app's signing fingerprint removed (its sign-in breaks)"
 				}
-				if len(args) > 0 && low[0] == "appdistribution:testers:remove" && hasPrefixWordLow(low, "--file") {
+				if len(args) > 0 && low[0] == "appdistribution:testers:remove" && optGiven(low, "--file") {
 					return true, "App Distribution's testers removed in bulk"
 				}
 				return false, ""
@@ -261,7 +261,7 @@ var deviceRules = []*rule{
 				}
 				var paths []string // the files named after the subcommand
 				for _, w := range c.operands() {
-					if strings.HasPrefix(w.s, "//") || strings.Contains(w.s, "...") || strings.ContainsAny(w.s, "/.") {
+					if strings.ContainsAny(w.s, "/.") { // //depot/x/..., ..., a/b.cpp
 						paths = append(paths, w.s)
 					}
 				}

@@ -78,7 +78,7 @@ var hypervisorRules = []*rule{
 					return true, "a VNC console on every address (" + v + ")"
 				}
 			case "VBoxManage", "vboxmanage":
-				if hasWord(c.args(), "--vrde") || hasAnyWord(low, "on") && hasPrefixWordLow(low, "--vrde") {
+				if optGiven(low, "--vrde") {
 					if v, ok := optValue(c.args(), "", "vrdeauthtype"); ok && lower(v) == "null" {
 						return true, "a remote desktop console without authentication"
 					}
@@ -166,7 +166,7 @@ var hypervisorRules = []*rule{
 			case "govc":
 				// govc permissions.set -principal X -role Admin /
 				if len(ops) > 0 && ops[0].s == "permissions.set" {
-					if v, ok := optValue(args, "-role", ""); ok && strings.EqualFold(v, "admin") && (ops[len(ops)-1].s == "/" || hasPrefixWordLow(c.lowerArgs(), "-propagate=true")) {
+					if v, ok := optValue(args, "-role", ""); ok && strings.EqualFold(v, "admin") && (ops[len(ops)-1].s == "/" || optGiven(c.lowerArgs(), "-propagate=true")) {
 						return true, "govc permissions.set -role Admin"
 					}
 					for _, w := range args {
@@ -195,7 +195,7 @@ var hypervisorRules = []*rule{
 				}
 			case "esxcli":
 				low := c.lowerArgs()
-				if hasAnyWord(low, "account") && (hasAnyWord(low, "set") || hasAnyWord(low, "add")) && (hasPrefixWordLow(low, "-p") || hasPrefixWordLow(low, "--password")) {
+				if hasAnyWord(low, "account") && (hasAnyWord(low, "set") || hasAnyWord(low, "add")) && (optGiven(low, "-p") || optGiven(low, "--password")) {
 					return true, "an ESXi account's password set on the command line"
 				}
 			}
@@ -249,16 +249,16 @@ func guestDestroyed(c *cmd) string {
 	case "VBoxManage", "vboxmanage":
 		switch verb {
 		case "unregistervm":
-			if hasPrefixWordLow(low, "--delete") {
+			if optGiven(low, "--delete") {
 				return "VBoxManage unregistervm --delete"
 			}
 		case "closemedium":
-			if hasPrefixWordLow(low, "--delete") {
+			if optGiven(low, "--delete") {
 				return "VBoxManage closemedium --delete"
 			}
 		}
 	case "vmkfstools":
-		if hasWord(args, "-U") || hasPrefixWordLow(low, "--deletevirtualdisk") {
+		if hasWord(args, "-U") || optGiven(low, "--deletevirtualdisk") {
 			return "vmkfstools deleting a virtual disk"
 		}
 	case "vim-cmd":
@@ -286,7 +286,7 @@ func imageDeleted(c *cmd) string {
 		case "library.rm":
 			return "govc library.rm"
 		case "device.remove":
-			if hasPrefixWordLow(c.lowerArgs(), "-keep=false") {
+			if optGiven(c.lowerArgs(), "-keep=false") {
 				return "govc device.remove -keep=false (the disk's file deleted)"
 			}
 		}
@@ -334,9 +334,9 @@ func esxcliWeakens(low []string) string {
 	return ""
 }
 
-// hasPrefixWordLow reports a lowered word equal to p or starting with p
-// and '='.
-func hasPrefixWordLow(low []string, p string) bool {
+// optGiven reports an option among lowered words, alone or with its
+// value after '=' (--force, --force=1).
+func optGiven(low []string, p string) bool {
 	for _, l := range low {
 		if l == p || strings.HasPrefix(l, p+"=") {
 			return true

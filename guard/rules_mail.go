@@ -188,28 +188,17 @@ func init() { ruleSets = append(ruleSets, mailRules) }
 // postconfSetting is one name = value a postconf command writes.
 type postconfSetting struct{ k, v string }
 
-// postconfSettings returns the settings a postconf -e (or -o, or a
-// plain name=value) command writes, names in lower case.
+// postconfSettings returns the settings a postconf command writes (its
+// name=value words, given to -e or -o), names in lower case.
 func postconfSettings(args []word) []postconfSetting {
-	edit := false
 	var out []postconfSetting
 	for _, w := range args {
-		s := w.s
-		switch {
-		case s == "-e" || s == "-o" || strings.HasPrefix(s, "-") && strings.ContainsAny(s[1:], "eo") && !strings.Contains(s, "="):
-			edit = true
-			continue
-		case strings.HasPrefix(s, "-"):
+		if strings.HasPrefix(w.s, "-") {
 			continue
 		}
-		k, v, ok := strings.Cut(s, "=")
-		if !ok {
-			continue
+		if k, v, ok := strings.Cut(w.s, "="); ok {
+			out = append(out, postconfSetting{lower(strings.TrimSpace(k)), strings.TrimSpace(v)})
 		}
-		out = append(out, postconfSetting{lower(strings.TrimSpace(k)), strings.TrimSpace(v)})
-	}
-	if !edit && len(out) == 0 {
-		return nil
 	}
 	return out
 }

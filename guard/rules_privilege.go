@@ -102,7 +102,7 @@ var privilegeRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			low := c.lowerArgs()
-			evasive := hasWord(args, "-D") || hasWord(args, "-f") && c.name == "nmap" || hasPrefixWordLow(low, "--data-length") || hasPrefixWordLow(low, "--spoof-mac")
+			evasive := hasWord(args, "-D") || hasWord(args, "-f") && c.name == "nmap" || optGiven(low, "--data-length") || optGiven(low, "--spoof-mac")
 			for _, w := range c.operands() {
 				t := lower(w.s)
 				if t == "scanme.nmap.org" || adLabTarget([]word{w}) {

@@ -59,7 +59,7 @@ var shopRules = []*rule{
 					return true, "a live shop in developer mode (errors shown, caches off)"
 				}
 			case "maintenance:enable":
-				if !hasPrefixWordLow(c.lowerArgs(), "--ip") || hasWord(c.args(), "--ip=none") {
+				if !optGiven(c.lowerArgs(), "--ip") || hasWord(c.args(), "--ip=none") {
 					return true, "the live shop taken offline for every visitor"
 				}
 			case "admin:user:create":
@@ -121,9 +121,9 @@ func wpLive(a *analysis, c *cmd) bool {
 		return !wpScratchName(v)
 	}
 	if v, ok := optValue(c.args(), "", "path"); ok {
-		v = strings.ReplaceAll(v, `\`, "/")
-		if len(v) > 1 && v[1] == ':' || strings.HasPrefix(v, "/c/") || strings.HasPrefix(lower(v), "c:/work/project") {
-			return !strings.HasPrefix(lower(v), "c:/work/project") && !strings.HasPrefix(v, "/c/work/project")
+		if len(v) > 1 && v[1] == ':' || strings.HasPrefix(v, `\\`) {
+			p := a.winAbs(v) // --path=C:\work\project\wordpress
+			return p != "" && !a.inWork(p)
 		}
 		return path.IsAbs(v) && !a.inWork(path.Clean(v))
 	}
