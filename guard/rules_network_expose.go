@@ -575,6 +575,22 @@ var networkExposeRules = []*rule{
 			}
 			return false, ""
 		}},
+	// Grafana (or Kibana) giving every visitor administrator rights,
+	// through its settings file or a container's environment.
+	{ID: "dashboard-anonymous-admin", Level: LevelHigh, Category: CategoryPermission, Description: "giving every anonymous visitor of a dashboard administrator rights (its data sources' credentials and queries with them)",
+		Suggestions: []string{"Keep anonymous access off, or give it the Viewer role on a dashboard made public for it", "Log in through the organisation's single sign-on"},
+		names:       names("docker", "podman", "nerdctl", "crudini", "helm", "kubectl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := lower(c.argsText())
+			if !strings.Contains(j, "anonymous") {
+				return false, ""
+			}
+			if strings.Contains(j, "gf_auth_anonymous_org_role=admin") || strings.Contains(j, "auth.anonymous.org_role=admin") ||
+				c.name == "crudini" && strings.Contains(j, "auth.anonymous org_role admin") {
+				return true, "anonymous visitors made Grafana administrators"
+			}
+			return false, ""
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, networkExposeRules) }
@@ -739,23 +755,3 @@ func browserDebugsOwnProfile(c *cmd) bool {
 	return strings.HasSuffix(strings.TrimSuffix(d, "/"), "/user data") || strings.Contains(d, ".config/google-chrome") || strings.Contains(d, ".config/chromium") ||
 		strings.Contains(d, "application support/google/chrome") || strings.Contains(d, ".config/microsoft-edge")
 }
-
-// dashboardAnonymousAdmin: Grafana (or Kibana) configured to give every
-// visitor administrator rights, through its settings file or a
-// container's environment.
-var dashboardAnonymousAdmin = &rule{ID: "dashboard-anonymous-admin", Level: LevelHigh, Category: CategoryPermission, Description: "giving every anonymous visitor of a dashboard administrator rights (its data sources' credentials and queries with them)",
-	Suggestions: []string{"Keep anonymous access off, or give it the Viewer role on a dashboard made public for it", "Log in through the organisation's single sign-on"},
-	names:       names("docker", "podman", "nerdctl", "crudini", "helm", "kubectl"),
-	match: func(a *analysis, c *cmd) (bool, string) {
-		j := lower(c.argsText())
-		if !strings.Contains(j, "anonymous") {
-			return false, ""
-		}
-		if strings.Contains(j, "gf_auth_anonymous_org_role=admin") || strings.Contains(j, "auth.anonymous.org_role=admin") ||
-			c.name == "crudini" && strings.Contains(j, "auth.anonymous org_role admin") {
-			return true, "anonymous visitors made Grafana administrators"
-		}
-		return false, ""
-	}}
-
-func init() { ruleSets = append(ruleSets, []*rule{dashboardAnonymousAdmin}) }
