@@ -173,9 +173,18 @@ func TestClusterRoutesInterruptAndDelete(t *testing.T) {
 		t.Fatal("the interrupt sent to node 2 did not end the turn on node 1")
 	}
 
-	pid := testkit.Decode[map[string]any](t, n2.Do(t, "GET", "/v1/sessions/c2", n2.alice, nil))["pid"].(float64)
-	if pid == 0 {
-		t.Fatal("no process seen from node 2")
+	// The interrupt ends the turn's process and node 1 starts the
+	// session's next one; until it runs the session has no pid, so node
+	// 2 (which asks node 1) sees it shortly after, not necessarily at
+	// once.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		pid, _ := testkit.Decode[map[string]any](t, n2.Do(t, "GET", "/v1/sessions/c2", n2.alice, nil))["pid"].(float64)
+		if pid != 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no process seen from node 2")
+		}
 	}
 	if resp := n2.Do(t, "DELETE", "/v1/sessions/c2", n2.alice, nil); resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("delete on node 2: %d", resp.StatusCode)
