@@ -516,3 +516,22 @@ func TestRound50ClearSecretsAndServes(t *testing.T) {
 		`rclone serve http /work/project/dist --addr 0.0.0.0:8080`,
 	})
 }
+
+// Windows secret files named the Git Bash way (/c/...) are read as those
+// files: an answer file's administrator password, Steam's cached logins.
+func TestRound50GitBashSecretFiles(t *testing.T) {
+	d := NewDetector(Options{})
+	for _, s := range []string{
+		`cat /c/Windows/Panther/Unattend.xml`,
+		`grep -i password /c/Windows/Panther/unattend.xml`,
+		`cat "/c/Program Files (x86)/Steam/config/config.vdf"`,
+	} {
+		if v := d.CheckCommand(s, winCorpusContextFor("gitbash")); v.Level < LevelModerate {
+			t.Errorf("%s: %v, want stopped", s, v)
+		}
+	}
+	checkSafe(t, d, winCorpusContextFor("gitbash"), []string{
+		`ls -l /c/Windows/Panther/`,
+		`cat "/c/Program Files (x86)/Steam/steamapps/appmanifest_740.acf"`,
+	})
+}

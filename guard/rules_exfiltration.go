@@ -814,7 +814,9 @@ var exfiltrationRules = []*rule{
 						continue // grep target: ~/.dbt/profiles.yml: the plain settings picked out
 					}
 					if _, _, home := a.homeRel(p); home || strings.HasPrefix(p, "/etc/") || strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/var/run/secrets/") || strings.HasPrefix(p, "/run/secrets/") ||
-						strings.HasPrefix(p, "/var/lib/") || strings.HasPrefix(d, "a deployed service's environment file") {
+						strings.HasPrefix(p, "/var/lib/") || strings.HasPrefix(d, "a deployed service's environment file") || windowsDrivePath(p) {
+						// (Git Bash's /c/Windows/Panther/Unattend.xml: a
+						// Windows store the drive's path names)
 						return true, d
 					}
 				}
@@ -4519,4 +4521,10 @@ func sedMasksPassword(args []word) bool {
 		}
 	}
 	return false
+}
+
+// windowsDrivePath reports a path on a Windows drive as Git Bash (/c/...)
+// or the normal form (/c:/...) writes it.
+func windowsDrivePath(p string) bool {
+	return len(p) > 2 && p[0] == '/' && isDriveLetter(p[1]) && (p[2] == '/' || p[2] == ':')
 }
