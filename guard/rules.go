@@ -474,6 +474,19 @@ func (o *opts) has(short string, long ...string) bool {
 	return false
 }
 
+// plainWords returns the words of low that are not options (the
+// subcommands and operands of a client whose option values never come
+// first), a new slice.
+func plainWords(low []string) []string {
+	var out []string
+	for _, l := range low {
+		if !strings.HasPrefix(l, "-") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // positional returns the non-option words; after "--" every word is one.
 // optionWord reports an option: a word starting with a dash, resolved,
 // or a long option whose value alone is unknown (--endpoints=$ADDR).

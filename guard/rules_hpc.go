@@ -57,12 +57,7 @@ var hpcRules = []*rule{
 		names:       names("scontrol", "sacctmgr", "qmgr", "badmin"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			low := c.lowerArgs()
-			var ops []string
-			for _, l := range low {
-				if !strings.HasPrefix(l, "-") {
-					ops = append(ops, l)
-				}
-			}
+			ops := plainWords(low)
 			if len(ops) == 0 {
 				return false, ""
 			}

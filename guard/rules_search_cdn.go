@@ -17,12 +17,7 @@ var searchCDNRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			low := c.lowerArgs()
-			var ops []string
-			for _, l := range low {
-				if !strings.HasPrefix(l, "-") {
-					ops = append(ops, l)
-				}
-			}
+			ops := plainWords(low)
 			switch c.name {
 			case "curator_cli", "curator":
 				if hasWord(args, "--dry-run") {
