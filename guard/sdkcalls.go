@@ -128,6 +128,9 @@ func sdkCommands(lang, code, low string) []scriptCall {
 		if strings.Contains(code, "Aws::") {
 			out = append(out, rubyAWSCalls(code)...)
 		}
+		out = append(out, rubyHTTPChanges(code)...)
+	case "perl":
+		out = append(out, perlHTTPChanges(code)...)
 	case "php":
 		if strings.Contains(code, "RecursiveDirectoryIterator(") && (strings.Contains(code, "rmdir") || strings.Contains(code, "unlink")) {
 			// new RecursiveIteratorIterator(new RecursiveDirectoryIterator(
@@ -808,6 +811,61 @@ func rubyAWSCalls(code string) []scriptCall {
 			argv = append(argv, "--"+kebab(kv[1]), v)
 		}
 		out = append(out, scriptCall{api: "aws-sdk", argv: argv})
+	}
+	return out
+}
+
+var (
+	// HTTP::Tiny->new->request("DELETE", "URL"), LWP's ->delete("URL"),
+	// HTTP::Request->new(DELETE => "URL")
+	perlHTTPRequest = regexp.MustCompile(`(?:->request|HTTP::Request->new)\(\s*['"]?(DELETE|PUT|PATCH)['"]?\s*(?:,|=>)\s*['"]([^'"]+)['"]`)
+	perlHTTPMethod  = regexp.MustCompile(`->(delete|put|patch)\(\s*['"]([^'"]+)['"]`)
+	// Net::HTTP::Delete.new(URI("URL")) or .new(u) with u = URI("URL");
+	// RestClient.delete("URL"), HTTParty.delete("URL"), Faraday.delete("URL")
+	rbNetHTTPChange = regexp.MustCompile(`Net::HTTP::(Delete|Put|Patch)\.new\(\s*(?:URI(?:\.parse)?\(\s*['"]([^'"]+)['"]\s*\)|(\w+))`)
+	rbURIAssign     = regexp.MustCompile(`\b(\w+)\s*=\s*URI(?:\.parse)?\(\s*['"]([^'"]+)['"]\s*\)`)
+	rbHTTPClient    = regexp.MustCompile(`\b(?:RestClient|HTTParty|Faraday|HTTP)\.(delete|put|patch)\(\s*['"]([^'"]+)['"]`)
+)
+
+// perlHTTPChanges reads Perl's HTTP libraries' deleting and changing
+// requests as the curl calls they are.
+func perlHTTPChanges(code string) []scriptCall {
+	if !hasAnyFold(code, "delete", "put", "patch") {
+		return nil
+	}
+	var out []scriptCall
+	for _, m := range perlHTTPRequest.FindAllStringSubmatch(code, 4) {
+		out = append(out, scriptCall{api: "HTTP::Tiny", argv: []string{"curl", "-X", m[1], m[2]}})
+	}
+	for _, m := range perlHTTPMethod.FindAllStringSubmatch(code, 4) {
+		out = append(out, scriptCall{api: "LWP", argv: []string{"curl", "-X", strings.ToUpper(m[1]), m[2]}})
+	}
+	return out
+}
+
+// rubyHTTPChanges reads Ruby's HTTP libraries' deleting and changing
+// requests (Net::HTTP's request classes, RestClient, HTTParty, Faraday)
+// as the curl calls they are.
+func rubyHTTPChanges(code string) []scriptCall {
+	if !hasAnyFold(code, "delete", "put", "patch") {
+		return nil
+	}
+	var out []scriptCall
+	for _, m := range rbNetHTTPChange.FindAllStringSubmatch(code, 4) {
+		url := m[2]
+		if m[3] != "" {
+			for _, a := range rbURIAssign.FindAllStringSubmatch(code, 4) {
+				if a[1] == m[3] {
+					url = a[2]
+				}
+			}
+		}
+		if url != "" {
+			out = append(out, scriptCall{api: "Net::HTTP", argv: []string{"curl", "-X", strings.ToUpper(m[1]), url}})
+		}
+	}
+	for _, m := range rbHTTPClient.FindAllStringSubmatch(code, 4) {
+		out = append(out, scriptCall{api: "http", argv: []string{"curl", "-X", strings.ToUpper(m[1]), m[2]}})
 	}
 	return out
 }
