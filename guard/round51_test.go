@@ -23,3 +23,31 @@ func TestRound51InterpreterHTTPChanges(t *testing.T) {
 		`ruby -rnet/http -e 'u=URI("http://127.0.0.1:3000/items/4"); Net::HTTP.start(u.host,u.port){|h| h.request(Net::HTTP::Delete.new(u))}'`,
 	})
 }
+
+// vSphere's govc: machines destroyed (named or from xargs), datastore
+// files deleted, machines powered off hard; raw calls draining a live
+// search cluster's nodes, mapping users to its admin role, deleting its
+// documents or minting keys allowed everything. Usage, clean shutdowns,
+// test machines, reads and this machine's cluster pass.
+func TestRound51VSphereAndSearchAPIs(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`govc vm.destroy /DC1/vm/apps/billing-01`, CategoryContainerDestroy, "vm-destroy", LevelHigh},
+		{`govc ls /DC1/vm/apps | xargs -n1 govc vm.destroy`, CategoryContainerDestroy, "vm-destroy", LevelHigh},
+		{`govc datastore.rm -ds=ds-02 billing-01/billing-01_1.vmdk`, CategoryContainerDestroy, "vm-destroy", LevelHigh},
+		{`govc vm.power -off -force prod-web-01`, CategoryContainerDestroy, "vm-power-off", LevelHigh},
+		{`curl -XPUT es-01.prod.acme.io:9200/_cluster/settings -H 'Content-Type: application/json' -d '{"persistent":{"cluster.routing.allocation.exclude._name":"es-hot-*"}}'`, CategoryPermission, "search-cluster-unguarded", LevelHigh},
+		{`curl -u admin:$P -X PUT https://os.acme.io:9200/_plugins/_security/api/rolesmapping/all_access -d '{"users":["contractor"]}'`, CategoryPermission, "search-cluster-unguarded", LevelHigh},
+		{`curl -X POST https://meili.acme.io/keys -H "Authorization: Bearer $K" --data '{"actions":["*"],"indexes":["*"]}'`, CategorySystem, "search-or-cache-disrupted", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`govc vm.destroy -h`,
+		`govc vm.destroy test-runner-4`,
+		`govc vm.power -s billing-01`,
+		`govc vm.info /DC1/vm/apps/billing-01`,
+		`curl -s es-01.acme.io:9200/_cluster/settings?pretty`,
+		`curl -XPUT localhost:9200/_cluster/settings -d '{"transient":{"cluster.routing.allocation.enable":"none"}}'`,
+		`curl -s -u admin:$P https://os.acme.io:9200/_plugins/_security/api/rolesmapping/all_access`,
+		`curl -X POST https://meili.acme.io/keys -H "Authorization: Bearer $K" --data '{"actions":["search"],"indexes":["products"]}'`,
+	})
+}

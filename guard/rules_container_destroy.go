@@ -155,7 +155,7 @@ var containerDestroyRules = []*rule{
 		}},
 	{ID: "vm-destroy", prodAware: true, Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting a virtual machine or system container with its storage",
 		Suggestions: []string{"Stop the instance instead", "Snapshot it before deleting"},
-		names:       names("virsh", "lxc", "incus", "vagrant", "multipass", "VBoxManage", "vboxmanage", "qm", "pct", "qmrestore", "pvesh", "pvesm", "vmkfstools", "vim-cmd"),
+		names:       names("virsh", "lxc", "incus", "vagrant", "multipass", "VBoxManage", "vboxmanage", "qm", "pct", "qmrestore", "pvesh", "pvesm", "vmkfstools", "vim-cmd", "govc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := c.operands()
@@ -180,8 +180,15 @@ var containerDestroyRules = []*rule{
 			return false, ""
 		}},
 	{ID: "vm-power-off", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "forcing a virtual machine off",
-		Suggestions: []string{"Shut the guest down cleanly (virsh shutdown, Stop-VM without -TurnOff)"}, names: names("virsh", "stop-vm"),
+		Suggestions: []string{"Shut the guest down cleanly (virsh shutdown, Stop-VM without -TurnOff)"}, names: names("virsh", "stop-vm", "govc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "govc" {
+				// vm.power -off is the plug pulled (-s shuts the guest
+				// down), as is -reset
+				ops := c.operands()
+				low := c.lowerArgs()
+				return len(ops) > 0 && ops[0].s == "vm.power" && (optGiven(low, "-off") || optGiven(low, "-reset")) && !optGiven(low, "-s"), "govc vm.power -off"
+			}
 			if c.name == "stop-vm" {
 				// -TurnOff pulls the plug: what the guest had unsaved is lost
 				// (a test machine's name exempts it, as for every

@@ -682,12 +682,15 @@ var searchClusterRules = []*rule{
 			if u := searchAPIPath(c, "/rolesmapping/all_access"); u != "" && (strings.Contains(j, `["*"]`) || strings.Contains(j, `[\"*\"]`)) {
 				return true, "every user mapped to all_access"
 			}
+			if u := searchAPIPath(c, "/rolesmapping/all_access"); u != "" && !isLocalHost(hostOf(u)) && hasAny(j, `"users"`, `"backend_roles"`) && !hasAny(lower(j), " get ", "-x get") {
+				return true, "users mapped to the admin role (all_access) on " + u
+			}
 			if u := searchAPIPath(c, "/_close"); u != "" && prodMarker(u) {
 				return true, "closing " + u
 			}
 			// shards no longer placed, or every replica removed, on a
 			// production cluster
-			if u := searchAPIPath(c, "/_cluster/settings"); u != "" && prodMarker(u) && strings.Contains(j, "allocation.enable") && strings.Contains(j, "none") {
+			if u := searchAPIPath(c, "/_cluster/settings"); u != "" && prodMarker(u) && (strings.Contains(j, "allocation.enable") && strings.Contains(j, "none") || strings.Contains(j, "allocation.exclude.") && strings.Contains(j, "*")) {
 				return true, "shard allocation switched off on " + u
 			}
 			if u := searchAPIPath(c, "/_settings"); u != "" && prodMarker(u) && (strings.Contains(j, `"number_of_replicas":0`) || strings.Contains(j, `"number_of_replicas": 0`) || strings.Contains(j, `number_of_replicas=0`)) {

@@ -265,6 +265,16 @@ func guestDestroyed(c *cmd) string {
 		if verb == "vmsvc/destroy" {
 			return "vim-cmd vmsvc/destroy"
 		}
+	case "govc":
+		// vm.destroy takes its machines as operands or from xargs;
+		// datastore.rm deletes a datastore's files (disks, whole folders)
+		switch verb {
+		case "vm.destroy", "datastore.rm", "pool.destroy", "folder.destroy":
+			if hasWord(args, "-h") {
+				return "" // its usage
+			}
+			return "govc " + verb
+		}
 	}
 	return ""
 }

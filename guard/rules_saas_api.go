@@ -344,6 +344,14 @@ func parseHTTPCall(c *cmd) (httpCall, bool) {
 		}
 		if us := urlArgs(args); len(us) > 0 {
 			h.url = us[0]
+		} else {
+			// curl takes es-01.prod:9200/_cluster/settings without a scheme
+			for _, w := range c.operands() {
+				if schemelessURL(w.s) {
+					h.url = "http://" + w.s
+					break
+				}
+			}
 		}
 	}
 	if h.url == "" {
@@ -371,6 +379,25 @@ func parseHTTPCall(c *cmd) (httpCall, bool) {
 		rest = rest[j:]
 	}
 	return h, true
+}
+
+// schemelessURL reports a host (with a dot or a port) and a path written
+// without a scheme: es-01.prod:9200/_cat/indices, api.acme.io/v1/x.
+func schemelessURL(s string) bool {
+	i := strings.IndexByte(s, '/')
+	if i <= 0 || strings.HasPrefix(s, "-") || strings.HasPrefix(s, "@") || strings.HasPrefix(s, ".") {
+		return false
+	}
+	host := s[:i]
+	if j := strings.IndexByte(host, ':'); j > 0 {
+		port := host[j+1:]
+		host = host[:j]
+		if port == "" || strings.Trim(port, "0123456789") != "" {
+			return false
+		}
+		return host != "" && strings.Trim(lower(host), "abcdefghijklmnopqrstuvwxyz0123456789.-") == ""
+	}
+	return strings.Contains(host, ".") && strings.Trim(lower(host), "abcdefghijklmnopqrstuvwxyz0123456789.-") == "" && !strings.HasSuffix(host, ".")
 }
 
 // compactJSON drops the spaces of a JSON body (lower case) so that

@@ -13,8 +13,11 @@ import (
 var searchCDNRules = []*rule{
 	{ID: "search-or-cache-disrupted", Level: LevelHigh, Category: CategorySystem, Description: "deleting a live search index's contents, reconfiguring it, minting a key that can, or emptying or disabling the cache in front of a live site",
 		Suggestions: []string{"Purge the URLs that changed; ban by a narrow pattern", "Run Curator with --dry-run first; change index settings through the reviewed configuration"},
-		names:       names("curator_cli", "curator", "algolia", "varnishadm", "fastly"),
+		names:       append(names("curator_cli", "curator", "algolia", "varnishadm", "fastly"), httpClients...),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if httpClientNames[c.name] {
+				return searchAPIChange(c)
+			}
 			args := c.args()
 			low := c.lowerArgs()
 			ops := plainWords(low)
@@ -69,3 +72,32 @@ var searchCDNRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, searchCDNRules) }
+
+var httpClientNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range httpClients {
+		m[n] = true
+	}
+	return m
+}()
+
+// searchAPIChange reads a raw call to a live Meilisearch that deletes an
+// index's documents or mints a key allowed everything (Elasticsearch's
+// settings and role mappings are search-cluster-unguarded's).
+func searchAPIChange(c *cmd) (bool, string) {
+	h, ok := readHTTPCall(c)
+	if !ok || h.method == "GET" || h.method == "HEAD" || h.scratch() {
+		return false, ""
+	}
+	u := lower(h.url)
+	if q := strings.IndexAny(u, "?#"); q >= 0 {
+		u = u[:q]
+	}
+	switch body := compactJSON(h.body); {
+	case h.method == "DELETE" && strings.Contains(u, "/indexes/") && (strings.HasSuffix(u, "/documents") || strings.Count(u[strings.Index(u, "/indexes/"):], "/") == 2):
+		return true, "a live search index's documents deleted (" + h.url + ")"
+	case h.method == "POST" && strings.HasSuffix(u, "/keys") && strings.Contains(body, `"actions":["*"]`):
+		return true, "a search key allowed every action (" + h.url + ")"
+	}
+	return false, ""
+}
