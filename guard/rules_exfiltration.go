@@ -36,15 +36,40 @@ func (a *analysis) personalFilesAway(srcs []word, dest, cwd string) (bool, strin
 		if p == a.home || p == "/" {
 			return true, "the whole " + w.s + " copied to " + dest
 		}
-		if rel, _, ok := a.homeRel(p); ok && isPublicIP(host) {
+		if !isPublicIP(host) {
+			continue
+		}
+		if rel, _, ok := a.homeRel(p); ok {
 			top, _, _ := strings.Cut(rel, "/")
 			switch strings.ToLower(top) {
 			case "documents", "desktop", "pictures", "photos", "mail", "library", "onedrive", "dropbox", "music", "videos", "movies":
 				return true, w.s + " copied to " + dest
 			}
 		}
+		if !a.inWork(p) && serverDataPath(p) {
+			return true, w.s + " copied to " + dest
+		}
 	}
 	return false, ""
+}
+
+// serverDataPath reports an absolute path under the places a server
+// keeps its data (databases' and mail stores' folders, /srv, data mounts,
+// another drive's folders): copied to a machine known only by its address, it
+// has left.
+func serverDataPath(p string) bool {
+	l := strings.ToLower(p)
+	for _, pre := range [...]string{"/var/lib/", "/var/vmail", "/var/mail", "/var/spool/mail", "/srv/", "/data/", "/mnt/", "/media/", "/var/opt/", "/var/backups", "/backup", "/export/"} {
+		if strings.HasPrefix(l, pre) || l+"/" == pre {
+			return true
+		}
+	}
+	// Z:\patients, D:\Shares (a drive other than the system's, read as
+	// /z:/patients, or Git Bash's /z/patients)
+	if len(l) > 3 && l[0] == '/' && l[1] >= 'd' && l[1] <= 'z' {
+		return l[2] == '/' || l[2] == ':' && len(l) > 4 && l[3] == '/'
+	}
+	return false
 }
 
 // Rules for secrets and data leaving the machine or the transcript (category exfiltration).
@@ -1758,7 +1783,7 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "private-dir-published", Level: LevelCritical, Category: CategoryExfiltration, Description: "publishing a home, SSH or system directory as a web site, or copying the whole home directory to another machine",
+	{ID: "private-dir-published", Level: LevelCritical, Category: CategoryExfiltration, Description: "publishing a home, SSH or system directory as a web site, or copying the whole home directory to another machine, or personal files and a server's data folders to a machine known only by its address",
 		Suggestions: []string{"Deploy only the project's build output directory", "Copy the files that are needed, not the home directory"},
 		names:       names("wrangler", "netlify", "vercel", "surge", "gh-pages", "firebase", "scp", "rsync", "rclone", "duplicity", "azcopy"),
 		match: func(a *analysis, c *cmd) (bool, string) {
