@@ -425,10 +425,14 @@ func uploadedFiles(c *cmd) []word {
 			}
 		}
 	case "swaks":
-		// swaks --attach FILE (or @FILE): the file goes out in the mail
+		// swaks --attach FILE (or @FILE): the file goes out in the mail;
+		// --body @FILE and --data @FILE read the message from it
 		for i, w := range args {
 			if (w.s == "--attach" || w.s == "--attach-body") && i+1 < len(args) {
 				out = append(out, lit(strings.TrimPrefix(args[i+1].s, "@")))
+			}
+			if (w.s == "--body" || w.s == "--data") && i+1 < len(args) && strings.HasPrefix(args[i+1].s, "@") {
+				out = append(out, lit(args[i+1].s[1:]))
 			}
 		}
 	case "tailscale":
