@@ -200,7 +200,7 @@ func projectData(rel string) bool {
 	}
 	for _, c := range comps[:len(comps)-1] {
 		if projectDataRoots[c] {
-			return !testName(base)
+			return !testName(base) && !strings.HasSuffix(base, ".log") // (a tool's debug log is not data)
 		}
 	}
 	return false
@@ -306,8 +306,15 @@ var (
 		"docker-data": true, ".docker-data": true, "emulator-data": true, ".emulator-data": true,
 		// experiment trackers' runs (MLflow, Weights & Biases, DVC's
 		// experiments): results no build makes again
-		"mlruns": true, "wandb": true}
-	projectDataRoots = map[string]bool{"data": true, "storage": true, "uploads": true, "volumes": true, "docker-data": true, ".docker-data": true, ".data": true}
+		"mlruns": true, "wandb": true,
+		// what training, recording and review produce: checkpoints and
+		// models trained for hours, footage, transcripts, notes, exports
+		// taken from systems that may have changed since
+		"checkpoints": true, "models": true, "experiments": true, "lightning_logs": true, "assets": true, "recordings": true,
+		"footage": true, "transcripts": true, "captions": true, "notes": true, "exports": true}
+	projectDataRoots = map[string]bool{"data": true, "storage": true, "uploads": true, "volumes": true, "docker-data": true, ".docker-data": true, ".data": true,
+		"wandb": true, "models": true, "experiments": true, "assets": true, "recordings": true,
+		"footage": true, "transcripts": true, "captions": true, "exports": true}
 )
 
 // fixtureGit reports a .git directory, given relative to the work

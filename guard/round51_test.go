@@ -77,3 +77,24 @@ func TestRound51ServerDataAway(t *testing.T) {
 		`swaks -t ops@acme.io -s mx.acme.io --body @build/release-notes.txt`,
 	})
 }
+
+// What training, recording and review leave in the project (checkpoints,
+// models, footage, transcripts, exports, unsynced runs) is the owner's
+// work no build makes again; build output and caches, and one named run
+// under a checkpoints folder, pass.
+func TestRound51ProjectDataDeleted(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -rf checkpoints/ lightning_logs/`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`rm -rf /work/project/assets/source_footage`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`rm -rf wandb/offline-run-2024061*`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`rm -rf exports/slack-raw`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`rm -rf models`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -rf build/ dist/ .pytest_cache`,
+		`rm -rf outputs/checkpoints/run-2024-06-11-*`,
+		`rm -rf mlruns/0/3c1d7e9f0a2b4c6d8e0f1a2b3c4d5e6f`,
+		`ls checkpoints/`,
+	})
+}
