@@ -98,3 +98,30 @@ func TestRound51ProjectDataDeleted(t *testing.T) {
 		`ls checkpoints/`,
 	})
 }
+
+// Failovers and replica promotions, whichever tool makes them; listing a
+// cluster's members and a test cluster's failover pass.
+func TestRound51DatabaseFailover(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`aws rds promote-read-replica --db-instance-identifier orders-replica-use1`, CategorySystem, "database-failover", LevelHigh},
+		{`aws rds failover-db-cluster --db-cluster-identifier billing-aurora`, CategorySystem, "database-failover", LevelHigh},
+		{`ssh db1.acme.io 'patronictl -c /etc/patroni/patroni.yml failover pg-main --candidate db3 --force'`, CategorySystem, "database-failover", LevelHigh},
+		{`ssh postgres@db2.acme.io '/usr/lib/postgresql/15/bin/pg_ctl promote -D /var/lib/postgresql/15/main'`, CategorySystem, "database-failover", LevelHigh},
+		{`repmgr -f /etc/repmgr.conf standby switchover --siblings-follow`, CategorySystem, "database-failover", LevelHigh},
+		{`gcloud sql instances failover orders-pg --project=acme`, CategorySystem, "database-failover", LevelHigh},
+		{`az postgres flexible-server restart -g rg-db --name pg-orders --failover Forced`, CategorySystem, "database-failover", LevelHigh},
+		{`orchestrator-client -c force-master-failover -i mysql-a1:3306`, CategorySystem, "database-failover", LevelHigh},
+	})
+	checkDanger(t, d, winCorpusContextFor("powershell"), []dangerCase{
+		{`Switch-AzSqlDatabaseFailoverGroup -ResourceGroupName rg-sql -ServerName sql-weu-dr -FailoverGroupName fog-orders -AllowDataLoss`, CategorySystem, "database-failover", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`patronictl -c /etc/patroni/patroni.yml list pg-main`,
+		`patronictl -c /etc/patroni/patroni.yml history`,
+		`aws rds describe-db-instances --db-instance-identifier orders-replica-use1`,
+		`orchestrator-client -c topology -i mysql-a1:3306`,
+		`gcloud sql instances failover test-pg-ci --project=acme-dev`,
+		`az postgres flexible-server restart -g rg-db --name pg-orders`,
+	})
+}
