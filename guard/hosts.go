@@ -147,6 +147,8 @@ func prodWords(l string) bool {
 			return true
 		case strings.HasSuffix(t, "prod") && len(t) > 4 && !strings.HasPrefix(t, "non") && !strings.HasPrefix(t, "pre"):
 			return true // (nonprod, preprod: the environments before it)
+		case strings.HasSuffix(t, "prd") && len(t) > 3 && !strings.HasPrefix(t, "non") && !strings.HasPrefix(t, "pre"):
+			return true // SAP's and Oracle's system ids: EBSPRD, hanaprd01, sapprd-ci
 		}
 	}
 	return false

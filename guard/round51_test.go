@@ -125,3 +125,28 @@ func TestRound51DatabaseFailover(t *testing.T) {
 		`az postgres flexible-server restart -g rg-db --name pg-orders`,
 	})
 }
+
+// SAP HANA's client runs its operands; Oracle's DBA role and HANA's
+// administrators' privileges are an administrator's grant; replication
+// cut (wal_level minimal, a subscription dropped) and crash safety off
+// disrupt a shared server; SAP-style system ids (EBSPRD, hanaprd01) name
+// production. A test database on this machine passes.
+func TestRound51EnterpriseDatabases(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`hdbsql -n hanaprd01:30015 -u SYSTEM -p "$PW" "DROP SCHEMA SAPHANADB CASCADE"`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+		{`hdbsql -U PRDKEY "GRANT DATA ADMIN, USER ADMIN TO DEV_JSMITH"`, CategoryPrivilege, "db-superuser-grant", LevelHigh},
+		{`hdbsql -U PRDKEY "ALTER USER SYSTEM ACTIVATE USER NOW"`, CategoryPrivilege, "db-superuser-grant", LevelHigh},
+		{`echo "GRANT DBA TO xx_integration;" | sqlplus -s system/pw@ERPDB`, CategoryPrivilege, "db-superuser-grant", LevelHigh},
+		{`psql -h crm-db.acme.io -U postgres -c "ALTER SYSTEM SET wal_level = minimal"`, CategorySystem, "db-server-disrupted", LevelHigh},
+		{`psql -h pg-new.acme.io -U postgres -d orders -c "DROP SUBSCRIPTION orders_sub"`, CategorySystem, "db-server-disrupted", LevelHigh},
+		{`sqlplus -s apps/"$PW"@EBSPRD <<< "DELETE FROM ap.ap_invoices_all WHERE creation_date < ADD_MONTHS(SYSDATE,-12); COMMIT;"`, CategoryDatabaseDestroy, "db-delete-rows-production", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`hdbsql -U PRDKEY "SELECT COUNT(*) FROM SAPHANADB.BKPF"`,
+		`echo "GRANT SELECT ON ap.invoices TO reporting;" | sqlplus -s system/pw@ERPDB`,
+		`psql -h localhost -p 5433 -U postgres -d app_test -c "SELECT pg_drop_replication_slot('it_slot')"`,
+		`psql -h crm-db.acme.io -U postgres -c "SHOW wal_level"`,
+		`sqlplus -s apps/"$PW"@EBSPRD <<< "SELECT COUNT(*) FROM ap.ap_invoices_all WHERE creation_date < ADD_MONTHS(SYSDATE,-12);"`,
+	})
+}

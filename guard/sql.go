@@ -102,6 +102,13 @@ func serverPrivOf(text string) string {
 		// Delta Lake's VACUUM ... RETAIN 0 HOURS: every earlier version
 		// of the table's files deleted, and with them time travel
 		return "every earlier version of a Delta table deleted (VACUUM RETAIN 0 HOURS)"
+	case strings.HasPrefix(strings.TrimSpace(u), "GRANT") && (sqlHasWord(u, "DBA") || sqlHasWord(u, "SYSDBA") || strings.Contains(u, "DATA ADMIN") ||
+		strings.Contains(u, "USER ADMIN") || strings.Contains(u, "ROLE ADMIN") || strings.Contains(u, "GRANT ALL PRIVILEGES TO")):
+		// Oracle's DBA role and system privileges, SAP HANA's
+		// administrators' system privileges
+		return "a database administrator's role granted"
+	case strings.Contains(u, "ALTER USER SYSTEM ACTIVATE"):
+		return "HANA's SYSTEM superuser activated"
 	case strings.Contains(u, "IDENTIFIED WITH NO_PASSWORD"):
 		return "an account left without a password"
 	case strings.Contains(u, "ON ALL TABLES") && strings.HasPrefix(strings.TrimSpace(u), "GRANT") && (strings.Contains(u, " TO ROLE PUBLIC") || strings.Contains(u, " TO PUBLIC")):
@@ -240,7 +247,7 @@ func serverExportOf(text string) string {
 var dbClients = names("psql", "mysql", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd",
 	"cqlsh", "snowsql", "snow", "bq", "mongo", "redis-cli", "valkey-cli", "keydb-cli", "trino", "presto", "usql", "pgcli", "mycli", "litecli", "vsql", "isql",
 	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx", "spark-sql", "hive", "heroku", "aws", "fly", "flyctl", "prisma", "gcloud", "dbt",
-	"surreal")
+	"surreal", "hdbsql")
 
 // dbtSQLArg is the statement of a dbt run-operation's arguments
 // ({sql: 'DROP ...'}, {"query": "..."}).
@@ -383,6 +390,12 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 		// given, run on the database of --url or DATABASE_URL
 		if p := c.operands(); len(p) >= 2 && p[0].s == "db" && p[1].s == "execute" {
 			stdinStatements = hasWord(args, "--stdin")
+		}
+	case "hdbsql":
+		// hdbsql -n HOST:PORT -u USER -p PW "SQL": SAP HANA's client runs
+		// its operands
+		if ops := posArgs(args, optSpec{short: "nupdiUIocBgm"}); len(ops) > 0 {
+			add(joinWords(ops))
 		}
 	case "db2":
 		// db2 "DROP TABLE x": the statement is the operand
@@ -842,6 +855,21 @@ func tautology(st string) bool {
 	return strings.HasPrefix(cond, "1=1OR") || strings.HasSuffix(cond, "OR1=1")
 }
 
+// sqlHasWord reports w as a whole word of the statement text u.
+func sqlHasWord(u, w string) bool {
+	for rest := u; ; {
+		i := strings.Index(rest, w)
+		if i < 0 {
+			return false
+		}
+		j := i + len(w)
+		if (i == 0 || !isAlnum(rest[i-1]) && rest[i-1] != '_') && (j == len(rest) || !isAlnum(rest[j]) && rest[j] != '_') {
+			return true
+		}
+		rest = rest[j:]
+	}
+}
+
 func containsWord(f []string, w string) bool {
 	for _, x := range f {
 		if x == w {
@@ -962,6 +990,14 @@ func serverStoppedOf(text string) string {
 		// the write-ahead log no longer archived: point-in-time
 		// recovery and the replicas fed from the archive stop
 		return "WAL archiving switched off"
+	case strings.Contains(u, "ALTER SYSTEM SET") && (strings.Contains(u, "WAL_LEVEL = MINIMAL") || strings.Contains(u, "WAL_LEVEL=MINIMAL") || strings.Contains(u, "WAL_LEVEL TO MINIMAL") ||
+		strings.Contains(u, "MAX_WAL_SENDERS = 0") || strings.Contains(u, "MAX_WAL_SENDERS=0")):
+		return "the write-ahead log replicas stream from cut (wal_level minimal, no senders)"
+	case strings.Contains(u, "ALTER SYSTEM SET") && (strings.Contains(u, "FSYNC = OFF") || strings.Contains(u, "FSYNC=OFF") || strings.Contains(u, "FSYNC TO OFF") ||
+		strings.Contains(u, "FULL_PAGE_WRITES = OFF") || strings.Contains(u, "FULL_PAGE_WRITES=OFF")):
+		return "the server's crash safety switched off (a crash corrupts it)"
+	case strings.Contains(u, "DROP SUBSCRIPTION") || strings.Contains(u, "ALTER SUBSCRIPTION") && strings.Contains(u, " SKIP "):
+		return "a logical replication subscription dropped or skipped (the replica stops following, or loses changes)"
 	}
 	return ""
 }
