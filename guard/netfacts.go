@@ -435,6 +435,11 @@ func uploadedFiles(c *cmd) []word {
 				out = append(out, lit(args[i+1].s[1:]))
 			}
 		}
+	case "mosquitto_pub":
+		// mosquitto_pub -f FILE: the file is the message
+		if f, ok := optValue(args, "-f", "file"); ok {
+			out = append(out, lit(f))
+		}
 	case "tailscale":
 		// tailscale file cp FILES... NODE: every file goes to the node
 		if len(args) > 3 && args[0].s == "file" && args[1].s == "cp" {

@@ -1767,6 +1767,7 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		prevItem = nextItem
 		if winRouted(c.name) {
 			ws.routeWords(c)
+			routedModule(a, c)
 		}
 		prev = ws.psOutFlow(c)
 		if prev.kind == flowSecret {

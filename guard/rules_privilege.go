@@ -1137,6 +1137,12 @@ var privilegeRules = []*rule{
 						return true, op + " --set-as-default (administrator rights)"
 					}
 				}
+				if op, rest := awsOp(c); op == "iot create-policy" || op == "iot create-policy-version" {
+					doc, _ := optValue(rest, "", "policy-document")
+					if d := strings.ReplaceAll(lower(doc), " ", ""); strings.Contains(d, `"iot:*"`) && strings.Contains(d, `"resource":"*"`) {
+						return true, op + " allowing every IoT action on every device"
+					}
+				}
 				if strings.Contains(j, "iam ") && (strings.Contains(j, "AdministratorAccess") || strings.Contains(j, "IAMFullAccess") || strings.Contains(j, `"Action":"*"`) ||
 					strings.Contains(j, `"Principal":"*"`) || strings.Contains(j, "add-user-to-group") && strings.Contains(lj, "admin")) {
 					return true, j

@@ -246,8 +246,23 @@ func (ws *winState) finishWin(c *cmd) {
 	}
 	if winRouted(c.name) {
 		ws.routeWords(c)
+		routedModule(a, c)
 	}
 	a.finish(c)
+}
+
+// routedModule makes python -m MODULE, routed from a Windows shell, the
+// command of the module's name (python -m espefuse is espefuse), as the
+// POSIX analysis's wrappers do.
+func routedModule(a *analysis, c *cmd) {
+	if c.name != "python" && c.name != "python3" && c.name != "py" {
+		return
+	}
+	if i := pythonModuleWrapper(a, c); i > 0 && i < len(c.words) {
+		c.wrappers = append(c.wrappers, joinWords(c.words[:i]))
+		c.words = c.words[i:]
+		c.setName()
+	}
 }
 
 // psCommand judges one PowerShell command; it returns what the command

@@ -337,7 +337,8 @@ func subWrapper(sub string, spec optSpec) wrapperFunc {
 
 // pythonModuleCLIs are the modules python -m runs as the command of the
 // same name: python3 -m pip install X is pip install X.
-var pythonModuleCLIs = map[string]bool{"pip": true, "pip3": true, "pipx": true, "uv": true, "poetry": true, "pytest": true}
+var pythonModuleCLIs = map[string]bool{"pip": true, "pip3": true, "pipx": true, "uv": true, "poetry": true, "pytest": true,
+	"esptool": true, "espefuse": true, "espsecure": true}
 
 func pythonModuleWrapper(a *analysis, c *cmd) int {
 	if len(c.words) > 3 && c.words[1].s == "-m" && pythonModuleCLIs[c.words[2].s] {

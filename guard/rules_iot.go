@@ -1,0 +1,150 @@
+package guard
+
+import (
+	"strings"
+)
+
+// Devices in the field (the boards on the bench are rules_devices.go's):
+// the boot chain overwritten or told to start a shell, routers opened to
+// the internet, PLCs and their registers written or stopped, an MQTT
+// broker's retained state deleted or its access opened. Reading a
+// router's settings, checking an image, reading registers, writing to a
+// simulator on this machine and a broker on this machine pass.
+var iotRules = []*rule{
+	{ID: "boot-chain-overwritten", Level: LevelCritical, Category: CategorySystem, Description: "overwriting a device's bootloader or partitions, forcing an unchecked image, or telling it to boot into a root shell",
+		Suggestions: []string{"Flash images through the vendor's checked upgrade, without -F", "Keep the bootloader; recover through the serial console only with a backup"},
+		names:       names("mtd", "sysupgrade", "fw_setenv", "rauc", "flash_erase", "flashcp"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			low := c.lowerArgs()
+			ops := plainWords(low)
+			switch c.name {
+			case "mtd":
+				// mtd [-r] write IMAGE PARTITION, mtd erase PARTITION
+				if len(ops) > 1 && (ops[0] == "write" || ops[0] == "erase") && bootPartition(ops[len(ops)-1]) {
+					return true, "mtd " + ops[0] + " " + ops[len(ops)-1]
+				}
+			case "flash_erase", "flashcp":
+				for _, v := range ops {
+					if strings.HasPrefix(v, "/dev/mtd") {
+						return true, c.name + " " + v
+					}
+				}
+			case "sysupgrade":
+				if optGiven(low, "-f") || optGiven(low, "--force") {
+					return true, "sysupgrade -F (an image the device's checks refused)"
+				}
+			case "fw_setenv":
+				if j := strings.Join(low, " "); strings.Contains(j, "init=/bin/sh") || strings.Contains(j, "init=/bin/bash") || strings.Contains(j, "single") && strings.Contains(j, "bootargs") {
+					return true, "the device booting into a root shell without a password"
+				}
+			case "rauc":
+				if len(ops) > 1 && ops[0] == "status" && ops[1] == "mark-bad" {
+					return true, "a boot slot marked bad"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "router-opened", Level: LevelHigh, Category: CategoryPermission, Description: "opening a router to the internet: its firewall accepting the WAN, root logging in with a password, a wireless network without encryption",
+		Suggestions: []string{"Forward the one port a service needs, from the addresses that need it", "Keep root's password login off; use keys on the LAN"},
+		names:       names("uci"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := plainWords(c.lowerArgs())
+			if len(ops) < 2 || ops[0] != "set" {
+				return false, ""
+			}
+			kv := strings.ReplaceAll(strings.ReplaceAll(ops[1], "'", ""), `"`, "")
+			k, v, _ := strings.Cut(kv, "=")
+			switch {
+			case strings.HasPrefix(k, "firewall.") && (strings.HasSuffix(k, ".input") || strings.HasSuffix(k, ".forward")) && v == "accept" &&
+				(strings.Contains(k, "@zone[1]") || strings.Contains(k, "wan")):
+				return true, "the WAN zone accepting every connection (" + ops[1] + ")"
+			case strings.HasPrefix(k, "firewall.") && strings.HasSuffix(k, ".src") && v == "wan" && hasAnyFold(a.src, "target='accept'", "target=accept", `target="accept"`):
+				return true, "a rule accepting connections from the WAN"
+			case strings.HasPrefix(k, "dropbear.") && (strings.HasSuffix(k, ".rootpasswordauth") || strings.HasSuffix(k, ".passwordauth")) && (v == "on" || v == "1"):
+				return true, "SSH logins by password (" + ops[1] + ")"
+			case strings.HasPrefix(k, "wireless.") && strings.HasSuffix(k, ".encryption") && v == "none":
+				return true, "a wireless network without encryption"
+			}
+			return false, ""
+		}},
+	{ID: "industrial-control-write", Level: LevelCritical, Category: CategorySystem, Description: "writing a PLC's registers or coils, or stopping it (machines and processes it controls act on it at once)",
+		Suggestions: []string{"Change setpoints through the plant's HMI under its procedures", "Write to a simulator on this machine first"},
+		names:       names("python", "python3", "mbpoll", "modbus"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "mbpoll":
+				// mbpoll [options] HOST [values...]: values after the host
+				// are written
+				ops := posArgs(args, optSpec{short: "mabtrcpiBdPsR10uTWv"})
+				if len(ops) > 1 && !loopback(ops[0].s) && ops[0].s != "localhost" {
+					return true, "mbpoll writing to " + ops[0].s
+				}
+			case "modbus":
+				if ops := plainWords(c.lowerArgs()); len(ops) > 1 && ops[0] == "write" {
+					return true, "modbus write"
+				}
+			default:
+				code, ok := optValue(args, "-c", "")
+				if !ok || !hasAny(code, "pymodbus", "snap7", "pycomm3", "opcua", "asyncua", "pylogix") {
+					return false, ""
+				}
+				if hasAny(code, "127.0.0.1", "'localhost'", `"localhost"`) {
+					return false, "" // a simulator on this machine
+				}
+				for _, w := range [...]string{".write_register", ".write_coil", ".plc_stop(", ".db_write(", ".write_area(", ".set_value(", ".write(("} {
+					if strings.Contains(code, w) {
+						return true, strings.Trim(w, ".(") + " on a controller"
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "mqtt-broker-changed", Level: LevelHigh, Category: CategorySystem, Description: "deleting a broker's retained messages, opening its default access, deleting its clients, or giving its administrator a guessable password",
+		Suggestions: []string{"Clear the one retained topic you mean", "Keep the default ACL denying; grant roles to named clients"},
+		names:       names("mosquitto_sub", "mosquitto_ctrl", "mosquitto_passwd"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			low := c.lowerArgs()
+			switch c.name {
+			case "mosquitto_sub":
+				if optGiven(low, "--remove-retained") {
+					h, _ := optValue(args, "-h", "host")
+					if h != "" && !isLocalHost(h) || h == "" && hasAnyFold(a.src, "prod") {
+						return true, "retained messages deleted on " + h
+					}
+				}
+			case "mosquitto_ctrl":
+				ops := plainWords(low)
+				for i, v := range ops {
+					if v != "dynsec" || i+1 >= len(ops) {
+						continue
+					}
+					switch verb := ops[i+1]; {
+					case verb == "setdefaultaclaccess" && slicesContains(ops[i+2:], "allow"):
+						return true, "the broker's default access opened"
+					case verb == "deleteclient" || verb == "deleterole" || verb == "deletegroup":
+						return true, "dynsec " + verb
+					}
+				}
+			case "mosquitto_passwd":
+				ops := c.operands()
+				if optGiven(low, "-b") && len(ops) >= 3 && guessablePassword(ops[len(ops)-2].s, ops[len(ops)-1].s) {
+					return true, "a guessable password for " + ops[len(ops)-2].s
+				}
+			}
+			return false, ""
+		}},
+}
+
+// bootPartition reports an MTD partition holding the boot chain or the
+// device's calibration (u-boot, bootloader, the Atheros ART).
+func bootPartition(p string) bool {
+	switch strings.TrimPrefix(p, "/dev/") {
+	case "u-boot", "uboot", "bootloader", "boot", "u-boot-env", "factory", "art", "spl", "preloader":
+		return true
+	}
+	return false
+}
+
+func init() { ruleSets = append(ruleSets, iotRules) }
