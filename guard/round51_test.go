@@ -203,3 +203,35 @@ func TestRound51Devices(t *testing.T) {
 		`python -m espefuse --port COM9 summary`,
 	})
 }
+
+// Retention locks and legal holds lifted: object storage's holds, Purview's
+// retention and case holds, mailboxes' litigation and delay holds, Google
+// Vault's holds. Reading them, and setting a hold, pass.
+func TestRound51HoldsLifted(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gsutil retention clear gs://acme-legal-retention`, CategoryCloudDestroy, "backup-lock-bypassed", LevelCritical},
+		{`gcloud storage objects update "gs://acme-vault/matter-88/**" --no-event-based-hold`, CategoryCloudDestroy, "backup-lock-bypassed", LevelCritical},
+		{`az storage container legal-hold clear --account-name lexstor --container-name matter-2291 --tags lit2291`, CategoryCloudDestroy, "backup-lock-bypassed", LevelCritical},
+		{`aws s3api put-object-legal-hold --bucket acme-records --key q3.pdf --legal-hold Status=OFF`, CategoryCloudDestroy, "backup-lock-bypassed", LevelCritical},
+		{`gam update vaulthold "Exec mailboxes" matter "SEC inquiry" removeaccounts ceo@acme.io`, CategoryCloudDestroy, "backup-lock-bypassed", LevelCritical},
+	})
+	checkDanger(t, d, winCorpusContextFor("powershell"), []dangerCase{
+		{`Set-RetentionCompliancePolicy -Identity "FINRA 7yr Email" -Enabled $false`, CategoryCloudDestroy, "backup-lock-bypassed", LevelCritical},
+		{`Set-CaseHoldPolicy -Identity "Acme v. Globex" -RemoveExchangeLocation cfo@contoso.com`, CategoryCloudDestroy, "backup-lock-bypassed", LevelCritical},
+		{`Set-Mailbox -Identity cfo@contoso.com -LitigationHoldEnabled $false`, CategoryCloudDestroy, "backup-lock-bypassed", LevelCritical},
+		{`Get-Mailbox -ResultSize Unlimited | Set-Mailbox -RemoveDelayHoldApplied`, CategoryCloudDestroy, "backup-lock-bypassed", LevelCritical},
+		{`Remove-ComplianceTag -Identity "Legal Record" -Confirm:$false`, CategoryCloudDestroy, "backup-lock-bypassed", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`gsutil retention get gs://acme-legal-retention`,
+		`gcloud storage objects update "gs://acme-vault/matter-88/**" --event-based-hold`,
+		`aws s3api get-object-legal-hold --bucket acme-records --key q3.pdf`,
+		`gam print vaultholds matter "SEC inquiry"`,
+	})
+	checkSafe(t, d, winCorpusContextFor("powershell"), []string{
+		`Set-Mailbox -Identity cfo@contoso.com -LitigationHoldEnabled $true`,
+		`Get-RetentionCompliancePolicy -Identity "FINRA 7yr Email"`,
+		`Set-RetentionCompliancePolicy -Identity "FINRA 7yr Email" -Enabled $false -WhatIf`,
+	})
+}

@@ -212,19 +212,15 @@ var cloudDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "backup-lock-bypassed", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "bypassing the retention lock that keeps backups or records from being changed or deleted",
-		Suggestions: []string{"Let the lock expire as its policy says", "Ask the account's owners to lift it, reviewed"}, names: names("aws"),
+	{ID: "backup-lock-bypassed", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "bypassing or lifting the retention lock or legal hold that keeps backups or records from being changed or deleted",
+		Suggestions: []string{"Let the lock expire as its policy says", "Ask the account's owners, or the legal team for a hold, to lift it, reviewed"},
+		names: names("aws", "gsutil", "gcloud", "az", "gam", "set-retentioncompliancepolicy", "remove-retentioncompliancepolicy", "set-caseholdpolicy",
+			"remove-caseholdpolicy", "remove-caseholdrule", "remove-compliancetag", "set-mailbox"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			// aws s3api put-object-retention ... --bypass-governance-retention:
-			// the lock shortened or lifted, the object deletable
-			ops := c.operands()
-			if !hasWord(c.args(), "--bypass-governance-retention") || len(ops) < 2 || ops[0].s != "s3api" {
-				return false, ""
+			if w := retentionLifted(c); w != "" {
+				return true, w
 			}
-			if strings.HasPrefix(ops[1].s, "get-") || strings.HasPrefix(ops[1].s, "list-") || strings.HasPrefix(ops[1].s, "head-") {
-				return false, ""
-			}
-			return true, "aws s3api " + ops[1].s + " --bypass-governance-retention"
+			return false, ""
 		}},
 	{ID: "iac-protection-removed", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "removing the deletion protection from every resource of an infrastructure stack",
 		Suggestions: []string{"Unprotect the one resource that must go, by its URN", "Let the stack's owner change protection"}, names: names("pulumi"),
@@ -928,4 +924,81 @@ func terragruntRunAll(ops, args []word, verb string) bool {
 		}
 	}
 	return false
+}
+
+// retentionLifted returns the retention lock or legal hold c lifts or
+// bypasses (object storage's locks and holds, Microsoft Purview's
+// retention and case holds, a mailbox's litigation hold, Google Vault's
+// holds), or "".
+func retentionLifted(c *cmd) string {
+	args := c.args()
+	ops := plainWords(c.lowerArgs())
+	j := strings.Join(ops, " ")
+	switch c.name {
+	case "aws":
+		// aws s3api put-object-retention ... --bypass-governance-retention:
+		// the lock shortened or lifted, the object deletable
+		if len(ops) < 2 || ops[0] != "s3api" || strings.HasPrefix(ops[1], "get-") || strings.HasPrefix(ops[1], "list-") || strings.HasPrefix(ops[1], "head-") {
+			return ""
+		}
+		if hasWord(args, "--bypass-governance-retention") {
+			return "aws s3api " + ops[1] + " --bypass-governance-retention"
+		}
+		if v, ok := optValue(args, "", "legal-hold"); ok && ops[1] == "put-object-legal-hold" && strings.Contains(strings.ToUpper(v), "OFF") {
+			return "an object's legal hold lifted"
+		}
+	case "gsutil":
+		if strings.HasPrefix(j, "retention clear") || strings.HasPrefix(j, "retention temp release") || strings.HasPrefix(j, "retention event release") {
+			return "gsutil " + j
+		}
+	case "gcloud":
+		low := c.lowerArgs()
+		// (a bucket's retention period cleared is cloud-guardrail-removed's)
+		if strings.HasPrefix(j, "storage objects update") && (optGiven(low, "--no-event-based-hold") || optGiven(low, "--no-temporary-hold")) {
+			return "objects' holds lifted"
+		}
+	case "az":
+		switch {
+		case strings.Contains(j, "legal-hold clear"), strings.Contains(j, "immutability-policy delete"):
+			return "az " + j
+		case strings.Contains(j, "set-legal-hold"):
+			if v, ok := optValue(args, "", "legal-hold"); ok && strings.EqualFold(v, "false") {
+				return "a blob's legal hold lifted"
+			}
+		}
+	case "gam":
+		// gam update vaulthold H matter M removeaccounts ..., gam delete
+		// vaulthold, gam close|delete vaultmatter
+		if strings.Contains(j, "vaulthold") && (strings.Contains(j, "removeaccounts") || strings.Contains(j, "removeorg") || strings.HasPrefix(j, "delete ")) ||
+			strings.Contains(j, "vaultmatter") && (strings.HasPrefix(j, "delete ") || strings.HasPrefix(j, "close ")) {
+			return "a Google Vault hold lifted (gam " + truncate(j, 60) + ")"
+		}
+	default:
+		// Purview and Exchange Online
+		if psWhatIf(c.name, args) {
+			return ""
+		}
+		w := wargs(c)
+		switch c.name {
+		case "remove-retentioncompliancepolicy", "remove-caseholdpolicy", "remove-caseholdrule", "remove-compliancetag":
+			return c.base
+		case "set-retentioncompliancepolicy", "set-caseholdpolicy":
+			if v, ok := swVal(w, "enabled"); ok && strings.Contains(v, "false") {
+				return c.base + " -Enabled $false"
+			}
+			for _, k := range [...]string{"removeexchangelocation", "removesharepointlocation", "removeonedrivelocation", "removepublicfolderlocation", "removemodernGroupLocation", "removeteamschannellocation", "removeteamschatlocation"} {
+				if hasSw(w, strings.ToLower(k)) {
+					return c.base + " removing locations from the hold"
+				}
+			}
+		case "set-mailbox":
+			if v, ok := swVal(w, "litigationholdenabled"); ok && strings.Contains(v, "false") {
+				return "a mailbox's litigation hold lifted"
+			}
+			if hasSw(w, "removedelayholdapplied", "removedelayreleaseholdapplied") {
+				return "a mailbox's delay hold removed (what the hold kept is purged)"
+			}
+		}
+	}
+	return ""
 }
