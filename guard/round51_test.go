@@ -235,3 +235,31 @@ func TestRound51HoldsLifted(t *testing.T) {
 		`Set-RetentionCompliancePolicy -Identity "FINRA 7yr Email" -Enabled $false -WhatIf`,
 	})
 }
+
+// Google Workspace through GAM and GYB: a person's files purged or
+// deleted by a query, mail deleted with doit, two-step verification off,
+// deprovisioning, a file shared with anyone, every listed account deleted,
+// a shared drive opened outside the domain. Previews without doit,
+// trashing one file, listings pass.
+func TestRound51Workspace(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gam user jlee@acme.io delete drivefile 1Zx9QkLmN0pR7 purge`, CategoryCloudDestroy, "directory-user-data-changed", LevelHigh},
+		{`gam user ops@acme.io delete drivefile query "modifiedTime < '2024-01-01'" doit`, CategoryCloudDestroy, "directory-user-data-changed", LevelHigh},
+		{`gam user support@acme.io delete messages query "older_than:1y" doit`, CategoryCloudDestroy, "directory-user-data-changed", LevelHigh},
+		{`gam user r.alvarez@acme.io turnoff2sv`, CategoryCloudDestroy, "directory-user-data-changed", LevelHigh},
+		{`gam user t.nguyen@acme.io deprovision`, CategoryCloudDestroy, "directory-user-data-changed", LevelHigh},
+		{`gam user ceo@acme.io add drivefileacl 1Board anyone role reader withlink`, CategoryCloudDestroy, "directory-user-data-changed", LevelHigh},
+		{`gam csv leavers.csv gam delete user ~primaryEmail`, CategoryCloudDestroy, "directory-user-data-changed", LevelHigh},
+		{`gyb --email legal@acme.io --action purge --search "before:2022/06/01"`, CategoryCloudDestroy, "directory-user-data-changed", LevelHigh},
+		{`gam update shareddrive 0AHk3Fin restrictions domainusersonly false`, CategoryPermission, "shared-drive-opened", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`gam user support@acme.io delete messages query "older_than:1y"`,
+		`gam user jlee@acme.io show filelist query "modifiedTime < '2024-01-01'"`,
+		`gam user ceo@acme.io add drivefileacl 1Board user cfo@acme.io role reader`,
+		`gam csv new-hires.csv gam create user ~primaryEmail`,
+		`gyb --email legal@acme.io --action backup`,
+		`gam update shareddrive 0AHk3Fin restrictions domainusersonly true`,
+	})
+}

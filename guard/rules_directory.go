@@ -78,6 +78,64 @@ var directoryRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "directory-user-data-changed", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting a person's mail or files through the directory's administration (purged, or by a query), switching their second factor off, signing them out everywhere, or sharing their files with anyone",
+		Suggestions: []string{"Run the selection without doit first, and move to trash rather than purge", "Share with named people; leave security settings to the directory's administrators"},
+		names:       names("gam", "gamadv-xtd3", "gyb"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			low := c.lowerArgs()
+			if c.name == "gyb" {
+				// gyb --action purge (or purge-labels): mail deleted from
+				// the account
+				if v, ok := optValue(c.args(), "", "action"); ok && strings.HasPrefix(strings.ToLower(v), "purge") {
+					return true, "gyb --action " + v
+				}
+				return false, ""
+			}
+			if len(low) > 2 && low[0] == "csv" {
+				// gam csv FILE gam delete user ~primaryEmail: every row's
+				// account deleted
+				for i := 2; i+2 < len(low); i++ {
+					if low[i] == "gam" && (low[i+1] == "delete" || low[i+1] == "del") && (low[i+2] == "user" || low[i+2] == "users") {
+						return true, "gam csv ... gam delete user (every account the file lists)"
+					}
+				}
+				return false, ""
+			}
+			if len(low) < 3 || low[0] != "user" && low[0] != "users" {
+				return false, ""
+			}
+			who, rest := low[1], low[2:]
+			j := strings.Join(rest, " ")
+			switch {
+			case strings.HasPrefix(j, "delete drivefile") || strings.HasPrefix(j, "purge drivefile"):
+				if hasAnyWord(rest, "purge") || strings.HasPrefix(j, "purge") || strings.Contains(j, " query ") && hasAnyWord(rest, "doit") {
+					return true, "files of " + who + " deleted for good"
+				}
+			case strings.HasPrefix(j, "delete messages") || strings.HasPrefix(j, "trash messages") || strings.HasPrefix(j, "delete message"):
+				if hasAnyWord(rest, "doit") {
+					return true, "mail of " + who + " deleted"
+				}
+			case j == "turnoff2sv" || strings.HasPrefix(j, "turnoff2sv "):
+				return true, "two-step verification switched off for " + who
+			case j == "deprovision" || strings.HasPrefix(j, "deprovision "):
+				return true, who + " deprovisioned (signed out, app passwords and backup codes removed)"
+			case strings.HasPrefix(j, "add drivefileacl") && hasAnyWord(rest, "anyone"):
+				return true, "a file of " + who + " shared with anyone who has the link"
+			}
+			return false, ""
+		}},
+	{ID: "shared-drive-opened", Level: LevelHigh, Category: CategoryPermission, Description: "letting a shared drive's files be shared outside the organisation",
+		Suggestions: []string{"Share the one file that must go out, with the people it is for"},
+		names:       names("gam", "gamadv-xtd3"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(c.lowerArgs(), " ")
+			if strings.HasPrefix(j, "update shareddrive") || strings.HasPrefix(j, "update teamdrive") {
+				if strings.Contains(j, "domainusersonly false") || strings.Contains(j, "drivemembersonly false") {
+					return true, "a shared drive's restriction to the domain lifted"
+				}
+			}
+			return false, ""
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, directoryRules) }
