@@ -263,3 +263,30 @@ func TestRound51Workspace(t *testing.T) {
 		`gam update shareddrive 0AHk3Fin restrictions domainusersonly true`,
 	})
 }
+
+// Another machine's printers, print jobs, shares and a domain's
+// namespaces removed by cmdlets; telephony's trunks and call recordings
+// deleted through Twilio's CLI, one by one from a list too. This
+// machine's own share, and listings, pass.
+func TestRound51OfficeServers(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, winCorpusContextFor("powershell"), []dangerCase{
+		{`Get-Printer -ComputerName PRINTSRV01 | Remove-Printer`, CategoryCloudDestroy, "win-cmdlet-destroy", LevelHigh},
+		{`Get-PrintJob -ComputerName PRINTSRV01 -PrinterName "Legal-4F" | Remove-PrintJob`, CategoryCloudDestroy, "win-cmdlet-destroy", LevelHigh},
+		{`Remove-SmbShare -Name Projects -CimSession FS01 -Force`, CategoryCloudDestroy, "win-cmdlet-destroy", LevelHigh},
+		{`Remove-DfsnRoot -Path '\\corp.example.com\files' -Force`, CategoryCloudDestroy, "win-cmdlet-destroy", LevelHigh},
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`twilio api:trunking:v1:trunks:remove --sid TK0a1b2c3d4e5f`, CategoryCloudDestroy, "cli-destroy-durable", LevelHigh},
+		{`twilio api:core:recordings:list -o json | jq -r '.[].sid' | xargs -I{} twilio api:core:recordings:remove --sid {}`, CategoryCloudDestroy, "cli-destroy-durable", LevelHigh},
+	})
+	checkSafe(t, d, winCorpusContextFor("powershell"), []string{
+		`Get-Printer -ComputerName PRINTSRV01`,
+		`Remove-SmbShare -Name acme-builds -Force`,
+		`Get-PrintJob -PrinterName "Local-PDF" | Remove-PrintJob`,
+		`Remove-SmbShare -Name Projects -CimSession FS01 -WhatIf`,
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`twilio api:core:recordings:list --limit 20 -o json`,
+	})
+}

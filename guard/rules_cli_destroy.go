@@ -98,8 +98,8 @@ var cliDestroyRules = []*rule{
 					return true, c.name + " " + args[verb].s + " in production"
 				}
 			}
-			if len(ops) == 0 {
-				return false, ""
+			if len(ops) == 0 && !c.xargs {
+				return false, "" // (xargs gives it the ones listed)
 			}
 			if colonDestroyVerb(args[verb].s) && !skipsConfirm(args) && c.name != "twilio" {
 				// sites:delete asks which site first (Twilio's api:...:remove
@@ -113,6 +113,9 @@ var cliDestroyRules = []*rule{
 				if durableNoun(w.s) {
 					return true, c.name + " " + joinWords(args[:verb+1])
 				}
+			}
+			if len(ops) == 0 {
+				return false, ""
 			}
 			if imageRef(ops[0].s) {
 				return true, c.name + " " + args[verb].s + " " + ops[0].s
@@ -632,6 +635,8 @@ func durableNounWord(l string) bool {
 	case "project", "repo", "repository", "database", "db", "domain", "bucket", "org", "organization", "account", "workspace", "space",
 		"dataset", "model", "volume", "backup", "snapshot", "zone", "vault", "keyvault", "key", "secret", "registry", "team", "site", "tag", "image",
 		"record", "realm", "tenant", "certificate", "cert", "cluster", "monitor", "dashboard", "alert", "release", "number",
+		// telephony's call recordings and SIP trunks
+		"recording", "trunk",
 		// a hypervisor's storage and golden images (govc datastore.rm,
 		// library.rm, virsh vol-delete)
 		"datastore", "vol", "library", "template":

@@ -49,6 +49,12 @@ var winCmdletRules = []*rule{
 			if cmdletProduction(args) {
 				return true, c.base + " in production"
 			}
+			if h := cmdletRemoteHost(a, c, args); h != "" && verb != "clear" {
+				// Remove-SmbShare -CimSession FS01, Get-Printer
+				// -ComputerName PRINTSRV01 | Remove-Printer: another
+				// machine's shares, printers, namespaces
+				return true, c.base + " on " + h
+			}
 			if !cmdletUnconfirmed(args) {
 				return false, ""
 			}
@@ -273,6 +279,44 @@ func unlistedCmdlet(c *cmd, verbs ...string) (verb, noun string, args []string, 
 	return verb, noun, wargs(c), true
 }
 
+// cmdletRemoteHost returns the other computer a cmdlet acts on (its
+// -ComputerName, -CimSession or -Server, or an earlier stage's of the
+// same pipeline), or "".
+func cmdletRemoteHost(a *analysis, c *cmd, args []string) string {
+	remote := func(h string) string {
+		h = strings.Trim(h, `"'`)
+		switch {
+		case h == "", h == ".", h == "localhost", h == "127.0.0.1", strings.HasPrefix(h, "$env:computername"), strings.HasPrefix(h, "$"):
+			return ""
+		}
+		return h
+	}
+	if v, ok := swVal(args, "computername", "cimsession", "server", "pscomputername"); ok {
+		return remote(v)
+	}
+	if c.pipe == nil || c.stage == 0 {
+		return ""
+	}
+	src := a.srcLow()
+	i := strings.Index(src, c.name)
+	if i < 0 {
+		return ""
+	}
+	before := src[:i]
+	if j := strings.LastIndexByte(before, ';'); j >= 0 {
+		before = before[j+1:]
+	}
+	for _, k := range [...]string{"-computername ", "-cimsession "} {
+		if j := strings.LastIndex(before, k); j >= 0 {
+			f := strings.Fields(before[j+len(k):])
+			if len(f) > 0 {
+				return remote(f[0])
+			}
+		}
+	}
+	return ""
+}
+
 // cmdletUnconfirmed reports -Force or -Confirm:$false.
 func cmdletUnconfirmed(args []string) bool {
 	if hasSw(args, "force") {
@@ -333,7 +377,9 @@ func cmdletScratch(args []string) bool {
 // a database, a backup, a vault, a repository, a domain.
 func durableCmdletNoun(noun string) bool {
 	for _, k := range [...]string{"database", "db", "backup", "snapshot", "vault", "bucket", "storage", "cluster", "server", "zone", "domain",
-		"repository", "repo", "tenant", "subscription", "resourcegroup", "secret", "certificate", "mailbox", "account", "volume", "disk", "table"} {
+		"repository", "repo", "tenant", "subscription", "resourcegroup", "secret", "certificate", "mailbox", "account", "volume", "disk", "table",
+		// a domain's file namespaces and their replication
+		"dfsnroot", "dfsnfolder", "dfsreplicationgroup"} {
 		if strings.Contains(noun, k) {
 			return true
 		}
