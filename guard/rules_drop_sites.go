@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -60,9 +61,22 @@ var dropSiteRules = []*rule{
 					return true, h
 				}
 			}
+			// a webhook or an export registered with a drop site as its
+			// target ({"url": "https://x.m.pipedream.net"}): everything
+			// the service sends from now on goes there
+			if hc, ok := readHTTPCall(c); ok && hc.method != "GET" && strings.Contains(hc.body, "://") {
+				for _, u := range bodyURL.FindAllString(hc.body, 4) {
+					if h := hostOf(u); dropSite(h) != "" {
+						return true, h + " (a target registered in the request)"
+					}
+				}
+			}
 			return false, ""
 		}},
 }
+
+// bodyURL finds the URLs a request's body holds.
+var bodyURL = regexp.MustCompile(`https?://[a-z0-9.-]+`)
 
 // dnsExfilCode is an interpreter one-liner that looks names up whose
 // labels are a file's or the environment's contents, encoded: DNS as

@@ -139,12 +139,23 @@ var saasAPIRules = []*rule{
 				}
 				return false, ""
 			}
-			// conversations.archive, gdpr-delete, destroy_many, bulk_delete
+			// conversations.archive, gdpr-delete, destroy_many, bulk_delete,
+			// admin.conversations.bulkDelete, DeleteAuditData
 			for part := range strings.FieldsFuncSeq(last, func(r rune) bool { return r == '.' || r == '-' || r == '_' || r == ':' }) {
 				switch part {
-				case "delete", "destroy", "purge", "remove", "wipe", "erase", "truncate", "archive", "deleteall", "obliterate":
+				case "delete", "destroy", "purge", "remove", "wipe", "erase", "truncate", "archive", "deleteall", "obliterate", "bulkdelete":
 					return true, h.method + " " + h.url
 				}
+				if len(part) > 8 && (strings.HasPrefix(part, "delete") || strings.HasPrefix(part, "purge")) && !strings.HasSuffix(part, "ed") {
+					return true, h.method + " " + h.url
+				}
+			}
+			switch last {
+			case "cancel-all", "cancelall", "cancel_all", "cancelallorders":
+				return true, h.method + " " + h.url + " (everything cancelled)"
+			}
+			if strings.Contains(h.url, "operation=delete") {
+				return true, h.method + " " + h.url // QuickBooks' ?operation=delete
 			}
 			if hasAny(compactJSON(h.body), `"archived":true`, `"deleted":true`) {
 				return true, h.method + " " + h.url
@@ -336,8 +347,8 @@ func parseHTTPCall(c *cmd) (httpCall, bool) {
 		h.method, _ = optValue(args, "-X", "request")
 		for i, w := range args {
 			switch {
-			case (w.s == "-d" || w.s == "--data" || w.s == "--data-raw" || w.s == "--data-binary" || w.s == "--json" || w.s == "--data-urlencode") && i+1 < len(args):
-				h.body += " " + args[i+1].s
+			case (w.s == "-d" || w.s == "--data" || w.s == "--data-raw" || w.s == "--data-binary" || w.s == "--json" || w.s == "--data-urlencode" || w.s == "-F" || w.s == "--form") && i+1 < len(args):
+				h.body += " " + args[i+1].s // (a form is posted too)
 			case strings.HasPrefix(w.s, "--data=") || strings.HasPrefix(w.s, "--json="):
 				h.body += " " + w.s[strings.IndexByte(w.s, '=')+1:]
 			}
@@ -507,7 +518,7 @@ func securityKeyOff(url, body string) string {
 			where = urlSeparators.Replace(url)
 		}
 		if hasAny(where, "twofactor", "2fa", "mfa", "otp", "scrub", "securitylevel", "codescanning", "secretscanning", "pushprotection",
-			"requiresignedcommits", "sso", "waf", "ssl", "tls", "auditlog", "encryption", "bruteforce", "passwordpolicy", "ipallowlist", "guardian") {
+			"requiresignedcommits", "sso", "waf", "ssl", "tls", "audit", "encryption", "bruteforce", "passwordpolicy", "ipallowlist", "guardian") {
 			return m[1] + "=" + m[2]
 		}
 	}

@@ -656,6 +656,7 @@ var (
 	dockerSDKEach  = regexp.MustCompile(`\.remove\([^()]*\)\s+for\s+\w+\s+in\s+[\w.()]*\.(volumes|containers|images|networks)\.list\(([^()]*)\)`)
 	hvacRead       = regexp.MustCompile(`read_secret(?:_version)?\(\s*(?:path\s*=\s*)?['"]([^'"]+)['"]`)
 	// requests.delete('https://...'), httpx.patch(...)
+	pyJSONArg   = regexp.MustCompile(`\bjson\s*=\s*(\{[^{}]*\})`)
 	httpLibCall = regexp.MustCompile(`\b(?:requests|httpx|session|s)\.(delete|put|patch)\(\s*['"]([^'"]+)['"]([^()]*(?:\([^()]*\)[^()]*)*)\)`)
 )
 
@@ -728,6 +729,10 @@ func pythonLibCalls(code string) []scriptCall {
 		argv := []string{"curl", "-X", strings.ToUpper(m[1])}
 		if strings.Contains(m[3], "Authorization") || strings.Contains(m[3], "auth=") {
 			argv = append(argv, "-H", "Authorization: token $TOKEN")
+		}
+		if b := pyJSONArg.FindStringSubmatch(m[3]); b != nil {
+			// json={'value': 'essentially_off'}: the body, as JSON
+			argv = append(argv, "-d", strings.ReplaceAll(b[1], "'", `"`))
 		}
 		out = append(out, scriptCall{api: "requests", argv: append(argv, m[2])})
 	}
