@@ -515,6 +515,7 @@ var tokenIssuers = [...]struct {
 	{"hf_", []string{"huggingface.co", "hf.co"}},
 	{"slack", []string{"slack.com"}},
 	{"stripe", []string{"stripe.com"}},
+	{"qbo_", []string{"intuit.com"}}, {"quickbooks", []string{"intuit.com"}},
 	{"sentry", []string{"sentry.io", "sentry"}},
 	{"docker", []string{"docker.com", "docker.io", "docker"}},
 	{"cloudflare", []string{"cloudflare.com"}},

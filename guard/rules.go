@@ -263,7 +263,7 @@ var dryRunFlags = map[string][]string{
 	"terraform": {"-dry-run"}, "s3cmd": {"--dry-run", "-n"}, "gsutil": {"-n"}, "mc": {"--dry-run"}, "az": {"--dry-run"},
 	"gcloud": {"--dry-run"}, "git-filter-repo": {"--dry-run"}, "lvremove": {"--test", "-t"}, "kustomize": {"--dry-run"},
 	"pulumi": {"--preview-only"}, "find": {}, "journalctl": {}, "zfs": {"-n"}, "gh": {"--dry-run"}, "eksctl": {"--dry-run"},
-	"ufw": {"--dry-run"}, "bq": {"--dry_run", "--dry_run=true"},
+	"ufw": {"--dry-run"}, "bq": {"--dry_run", "--dry_run=true"}, "mongorestore": {"--dryRun"},
 }
 
 // dryRun reports a command run with its tool's dry-run option.

@@ -521,6 +521,11 @@ var cloudDestroyRules = []*rule{
 			}
 			switch ops[0].s {
 			case "purge", "delete":
+				if len(ops) > 1 && (!strings.Contains(ops[1].s, ":") || strings.HasPrefix(ops[1].s, "/")) { // (not REMOTE:path)
+					if p := a.absPath(ops[1].s, c.cwd); p != "" && a.inWork(p) && underGenerated(p[len(a.workDir):]) {
+						return false, "" // a local folder of the project's build output or cache
+					}
+				}
 				return true, ""
 			case "rmdirs", "cleanup":
 				// every empty folder, or every old version and trashed file
@@ -1001,4 +1006,15 @@ func retentionLifted(c *cmd) string {
 		}
 	}
 	return ""
+}
+
+// underGenerated reports a path (relative to the work directory) below a
+// directory a build, a test run or a package manager makes again.
+func underGenerated(rel string) bool {
+	for _, c := range strings.Split(strings.Trim(rel, "/"), "/") {
+		if generatedDirs[c] {
+			return true
+		}
+	}
+	return false
 }

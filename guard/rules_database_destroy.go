@@ -973,8 +973,11 @@ func localTestDatabase(a *analysis, c *cmd) bool {
 	}
 	if l := lower(u); strings.HasPrefix(l, "file:") || strings.HasPrefix(l, "sqlite:") {
 		// file:./test.db, sqlite:///tmp/ci.sqlite: a database file here
-		db := path.Base(strings.SplitN(strings.ReplaceAll(l, `\`, "/"), "?", 2)[0])
-		return strings.Contains(db, "test") || strings.HasPrefix(db, "ci.") || strings.Contains(db, "_ci.") || strings.Contains(db, "e2e")
+		f := strings.SplitN(strings.ReplaceAll(l, `\`, "/"), "?", 2)[0]
+		db := path.Base(f)
+		// (a file under /tmp is a scratch copy: sqlite:////tmp/roundtrip.db)
+		return strings.Contains(db, "test") || strings.HasPrefix(db, "ci.") || strings.Contains(db, "_ci.") || strings.Contains(db, "e2e") ||
+			strings.Contains(f, ":////tmp/") || strings.HasPrefix(f, "file:/tmp/")
 	}
 	pu, err := url.Parse(u)
 	if err != nil || !isLocalHost(pu.Hostname()) {

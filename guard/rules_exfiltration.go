@@ -2853,11 +2853,37 @@ var (
 // variable n does not belong to (see foreignToIssuer), or "".
 func foreignDestination(n string, c *cmd) string {
 	for _, h := range destinations(c) {
-		if foreignToIssuer(n, h) {
+		if foreignToIssuer(n, h) && !servicePathNamed(n, h, c) {
 			return h
 		}
 	}
 	return ""
+}
+
+// servicePathNamed reports a URL of c on host h whose path has a segment
+// beginning with, and longer than, the service a variable's name starts
+// with: $ALF_PASS sent to dms.acme-law.com/alfresco/api is the
+// self-hosted Alfresco's.
+func servicePathNamed(n, h string, c *cmd) bool {
+	service, _, _ := strings.Cut(strings.ToLower(n), "_")
+	if len(service) < 3 {
+		return false
+	}
+	for _, u := range urlArgs(c.args()) {
+		l := strings.ToLower(u)
+		i := strings.Index(l, "://")
+		if i < 0 || !strings.HasPrefix(l[i+3:], h) {
+			continue
+		}
+		// the service's longer name (ALF, /alfresco/); a path that is
+		// only the variable's word (/expo on a hooks host) is a
+		// collector named to look like it
+		p := l[i+3+len(h):]
+		if j := strings.Index(p, "/"+service); j >= 0 && j+1+len(service) < len(p) && isAlnum(p[j+1+len(service)]) {
+			return true
+		}
+	}
+	return false
 }
 
 // quietSecretSinks take a secret on their input without printing it:
@@ -2896,9 +2922,10 @@ func namesOfAssignments(s *cmd) bool {
 	case "cut":
 		d, _ := optValue(args, "-d", "delimiter")
 		f, _ := optValue(args, "-f", "fields")
-		return (d == "=" || hasWord(args, "-d=")) && (f == "1" || hasWord(args, "-f1"))
+		// KEY=value, or KEY: value as heroku config prints it
+		return (d == "=" || d == ":" || hasWord(args, "-d=") || hasWord(args, "-d:")) && (f == "1" || hasWord(args, "-f1"))
 	case "awk", "gawk":
-		return (strings.Contains(j, "-F=") || strings.Contains(j, "-F'='")) && strings.Contains(j, "{print$1}")
+		return (strings.Contains(j, "-F=") || strings.Contains(j, "-F'='") || strings.Contains(j, "-F:") || strings.Contains(j, "-F':'")) && strings.Contains(j, "{print$1}")
 	case "sed":
 		return strings.Contains(j, "s/=.*//")
 	}

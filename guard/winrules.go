@@ -2446,8 +2446,8 @@ var winVerbRules = []*rule{
 		Suggestions: []string{"Mirror into a new folder of the project", "Copy without /MIR or /PURGE"}, names: names("robocopy"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
-			if !hasSw(args, "mir", "purge") {
-				return false, ""
+			if !hasSw(args, "mir", "purge") || hasSw(args, "l") {
+				return false, "" // (/L only lists what it would do)
 			}
 			ops := robocopyOperands(c.args())
 			if len(ops) < 2 || !ops[1].ok {
