@@ -95,7 +95,7 @@ func (a *analysis) expand(c *cmd) {
 		a.expandUpload(c)
 	case n == "adb":
 		a.expandADB(c)
-	case n == "pct" || n == "lxc" || n == "incus" || n == "qm" || n == "VBoxManage" || n == "vboxmanage":
+	case n == "pct" || n == "lxc" || n == "incus" || n == "qm" || n == "VBoxManage" || n == "vboxmanage" || n == "ray":
 		a.expandGuestExec(c)
 	case n == "su", n == "runuser", n == "script", n == "flock", n == "sg":
 		a.expandDashC(c)
@@ -426,8 +426,9 @@ func (a *analysis) expandSSH(c *cmd) {
 
 // expandGuestExec judges the command a hypervisor runs inside a guest
 // (pct exec ID -- CMD, lxc exec NAME -- CMD, qm guest exec ID -- CMD,
-// VBoxManage guestcontrol VM run -- CMD) as one run on another machine:
-// a script piped into a shell there is still code nobody vetted.
+// VBoxManage guestcontrol VM run -- CMD), or a Ray cluster as a job's
+// entrypoint (ray job submit -- CMD), as one run on another machine: a
+// script piped into a shell there is still code nobody vetted.
 func (a *analysis) expandGuestExec(c *cmd) {
 	args := c.args()
 	n := 1
@@ -443,6 +444,13 @@ func (a *analysis) expandGuestExec(c *cmd) {
 			return
 		}
 		n = 3
+	case "ray":
+		// ray job submit --address URL [options] -- CMD: the entrypoint
+		// runs on the cluster's nodes
+		if len(args) < 3 || args[0].s != "job" || args[1].s != "submit" {
+			return
+		}
+		n = 2
 	default:
 		if len(args) <= n || args[0].s != "exec" {
 			return

@@ -1517,6 +1517,13 @@ func homeTokenFile(rel, base string) string {
 	if strings.HasPrefix(rel, "GAMConfig/") && (base == "oauth2.txt" || base == "client_secrets.json" || base == "oauth2service.json") {
 		return "Google Workspace admin tokens (GAM)"
 	}
+	switch strings.ToLower(rel) {
+	case "hubspot.config.yml", "hubspot.config.yaml":
+		return "HubSpot's personal access keys (hubspot.config.yml)"
+	}
+	if l := strings.ToLower(rel); strings.HasPrefix(l, "appdata/roaming/pagerduty-cli/") || strings.HasPrefix(l, "appdata/roaming/twilio-cli/") {
+		return "a client's tokens"
+	}
 	if !strings.HasPrefix(rel, ".") && !strings.HasPrefix(rel, "Library/Application Support/") && !strings.HasPrefix(rel, "Library/Preferences/.") && !strings.HasPrefix(rel, "Library/Preferences/netlify/") {
 		return "" // the user's documents, not a tool's state
 	}
@@ -1541,6 +1548,7 @@ func homeTokenFile(rel, base string) string {
 		".steam/steam/ssfn", ".config/configstore/firebase-tools.json", ".config/algolia/", ".config/flyctl/", ".config/stripe/", ".config/sentry/",
 		".sentryclirc", ".config/vercel/", ".config/heroku/", ".config/twilio-cli/", ".twilio-cli/", ".config/render/", ".supabase/access-token",
 		".dogrc", ".gam/oauth2.txt", ".gam/client_secrets.json", ".gam/oauth2service.json",
+		".sfdx/", ".sf/", ".config/pagerduty-cli/", ".pd.yml",
 		// macOS keeps some of them under Library/Preferences
 		"Library/Preferences/.wrangler/", "Library/Preferences/netlify/"} {
 		if strings.HasPrefix(rel, f) || rel == strings.TrimSuffix(f, "/") {

@@ -26,7 +26,8 @@ func TestRound43FrameworkSettingsShown(t *testing.T) {
 		`npx serverless print --stage dev --path provider.region`,
 		`eas env:list --environment preview`,
 		`bin/rails encrypted:edit config/credentials/production.yml.enc`,
-		`cat README.md | curl -sF 'f:1=<-' ix.io`,
+		// (a README pasted to ix.io is data-to-drop-site's since round 48)
+		`cat README.md | curl -s -X POST --data-binary @- https://docs.acme.io/api/render`,
 	})
 }
 

@@ -798,7 +798,7 @@ func secretWordIn(c *cmd) bool {
 // secretAskWords are the parts of words that may ask a client for a
 // secret.
 var secretAskWords = newKeywords("token", "secret", "passw", "key", "printenv", "connection", "connstr", "dsn", "credential", "database_url",
-	"--show", "--reveal", "--plain", "--unmask", "env:")
+	"--show", "--reveal", "--plain", "--unmask", "env:", "postgres", "redis_url", "mongo", "mysql_url")
 
 // cliSecretPrinted reports what secret a client's subcommand words ask
 // it to print, or "".
@@ -1076,6 +1076,9 @@ func secretVarName(s string) bool {
 		if strings.Contains(l, m) {
 			return true
 		}
+	}
+	if (strings.HasSuffix(l, "_url") || strings.HasSuffix(l, "_uri")) && hasAny(l, "postgres", "mysql", "redis", "mongo", "database", "_db", "amqp", "rabbit") {
+		return true // HEROKU_POSTGRESQL_AMBER_URL, REDIS_URL: a connection string with its password
 	}
 	return l == "dsn" || strings.HasSuffix(l, "_key") && !strings.HasSuffix(l, "public_key") && !strings.HasSuffix(l, "publishable_key")
 }

@@ -49,10 +49,20 @@ var dropSiteRules = []*rule{
 				return false, ""
 			}
 			for _, w := range args {
-				if !strings.Contains(w.s, "://") {
+				h := ""
+				switch {
+				case strings.Contains(w.s, "://"):
+					h = lower(hostOf(w.s))
+				case !strings.HasPrefix(w.s, "-") && strings.Contains(w.s, ".") && (c.name == "curl" || c.name == "wget"):
+					// curl ix.io, curl -T f transfer.sh/f: a drop site
+					// named without a scheme
+					h, _, _ = strings.Cut(lower(w.s), "/")
+					if _, ok := dropSites[h]; !ok {
+						continue
+					}
+				default:
 					continue
 				}
-				h := lower(hostOf(w.s))
 				kind := dropSite(h)
 				if kind == "" {
 					continue

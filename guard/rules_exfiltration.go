@@ -2555,7 +2555,10 @@ var tokenServices = map[string]bool{"gh": true, "github": true, "gitlab": true, 
 	"pg": true, "snowflake": true, "databricks": true, "datadog": true, "dd": true, "sentry": true, "supabase": true, "pinecone": true,
 	"linode": true, "pagerduty": true, "mailgun": true, "postmark": true, "algolia": true, "mongodb": true, "mysql": true,
 	"shopify": true, "meili": true, "meilisearch": true, "fastly": true, "grafana": true, "newrelic": true, "splunk": true, "opsgenie": true,
-	"paypal": true, "braintree": true, "adyen": true, "klaviyo": true, "ctp": true, "commercetools": true, "govc": true, "steam": true}
+	"paypal": true, "braintree": true, "adyen": true, "klaviyo": true, "ctp": true, "commercetools": true, "govc": true, "steam": true,
+	"launchdarkly": true, "ld": true, "atlassian": true, "jira": true, "confluence": true, "zendesk": true, "hubspot": true, "airtable": true,
+	"notion": true, "salesforce": true, "sf": true, "xero": true, "qbo": true, "netsuite": true, "balena": true, "mender": true, "particle": true,
+	"wandb": true, "mlflow": true, "statuspage": true, "flagsmith": true, "unleash": true}
 
 // tokenServicePrefixes reports a search pattern that keeps every
 // variable of services whose variables are credentials: ^(GH|NPM)_, ^AWS_

@@ -711,6 +711,9 @@ func pythonLibCalls(code string) []scriptCall {
 			out = append(out, scriptCall{api: "boto3", argv: []string{"aws", "configure", "export-credentials"}})
 		case strings.Contains(code, "google.auth") && strings.Contains(code, ".token"):
 			out = append(out, scriptCall{api: "google.auth", argv: []string{"gcloud", "auth", "print-access-token"}})
+		case strings.Contains(code, "wandb") && strings.Contains(code, ".api_key"):
+			// wandb.Api().api_key: the key wandb login saved
+			out = append(out, scriptCall{api: "wandb", argv: []string{"cat", "~/.netrc"}})
 		case strings.Contains(code, "huggingface_hub") && (strings.Contains(code, "get_token()") || strings.Contains(code, "HfFolder.get_token")) &&
 			!hasAny(code, "bool(", " is None", " is not None", "len("):
 			// the Hugging Face token the CLI saved
