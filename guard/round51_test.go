@@ -383,3 +383,31 @@ func TestRound51SecretsShown(t *testing.T) {
 		`curl -s https://ix.io/help`,
 	})
 }
+
+// GPUs reset, their power or clocks changed, every process on them
+// killed; destructive commands typed into a serial console; a Cloud Armor
+// policy detached; Perl's DBI connecting to a host with a password from
+// the environment (the variable is the password's, not the host's).
+// Monitoring the GPUs, a harmless console command, a policy attached
+// pass.
+func TestRound51GPUsConsolesAndDrivers(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo nvidia-smi --gpu-reset -i 0,1`, CategorySystem, "service-disruption", LevelModerate},
+		{`sudo nvidia-smi -i 0 -pl 450`, CategorySystem, "service-disruption", LevelModerate},
+		{`sudo fuser -k -KILL /dev/nvidia0 /dev/nvidia1`, CategorySystem, "service-disruption", LevelModerate},
+		{`printf 'env default -a\nsaveenv\nmmc erase 0 0x400000\n' > /dev/ttyUSB0`, CategorySystem, "device-console-command", LevelCritical},
+		{`python3 -c "import serial; s=serial.Serial('/dev/ttyACM0',115200); s.write(b'rm -rf /data\n')"`, CategorySystem, "device-console-command", LevelCritical},
+		{`gcloud compute backend-services update web-backend --security-policy="" --global --project acme`, CategorySystem, "cli-security-off", LevelHigh},
+		{`perl -MDBI -e '$d=DBI->connect("dbi:Pg:host=db1.acme.io;dbname=orders","postgres",$ENV{PGPASSWORD}); $d->do("DROP TABLE invoices")'`, CategoryDatabaseDestroy, "db-drop-table", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`nvidia-smi`,
+		`nvidia-smi -q -d POWER`,
+		`nvidia-smi pmon -c 1`,
+		`nvidia-smi --query-gpu=name,memory.used --format=csv`,
+		`fuser -v /dev/nvidia0`,
+		`printf 'version\n' > /dev/ttyUSB0`,
+		`gcloud compute backend-services update web-backend --security-policy=edge-policy --global`,
+	})
+}

@@ -196,6 +196,14 @@ var cliPostureRules = []*rule{
 				// let through, only logged
 				control = "waf"
 			}
+			if control == "" && c.name == "gcloud" && slicesContains(sub.list(), "backend-services") {
+				// --security-policy="": the Cloud Armor policy detached
+				for i, l := range low {
+					if l == "--security-policy=" || l == `--security-policy=""` || l == "--security-policy" && i+1 < len(low) && (low[i+1] == "" || low[i+1] == `""`) {
+						control = "cloud-armor"
+					}
+				}
+			}
 			if control == "" {
 				return false, ""
 			}

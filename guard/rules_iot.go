@@ -135,6 +135,48 @@ var iotRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "device-console-command", Level: LevelCritical, Category: CategorySystem, Description: "typing a destructive command into a device's serial console (its bootloader or shell runs it as if someone at the console had)",
+		Suggestions: []string{"Open the console interactively and type the command yourself", "Back the device's flash up first"},
+		names:       names("printf", "echo", "python", "python3"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			text := ""
+			switch c.name {
+			case "python", "python3":
+				code, ok := optValue(c.args(), "-c", "")
+				if !ok || !strings.Contains(code, "serial.Serial(") || !strings.Contains(code, ".write(") {
+					return false, ""
+				}
+				text = code[strings.Index(code, ".write("):]
+			default:
+				for _, r := range c.redirs {
+					if r.isOutput() && serialDevice(r.w.s) {
+						text = joinWords(c.args())
+					}
+				}
+			}
+			if text == "" {
+				return false, ""
+			}
+			l := strings.ToLower(text)
+			for _, w := range [...]string{"rm -rf", "rm -r ", "fs rm ", "mmc erase", "nand erase", "sf erase", "mtd erase", "erase ", "env default", "factory", "format", "flash_erase", "dd if="} {
+				if strings.Contains(l, w) {
+					return true, strings.TrimSpace(w) + " sent to a device's console"
+				}
+			}
+			return false, ""
+		}},
+}
+
+// serialDevice reports a serial port: /dev/ttyUSB0, /dev/ttyACM1,
+// /dev/ttyS2, /dev/ttyAMA0, Windows' COM4.
+func serialDevice(p string) bool {
+	for _, pre := range [...]string{"/dev/ttyusb", "/dev/ttyacm", "/dev/ttys", "/dev/ttyama", "/dev/serial/", "/dev/cu."} {
+		if strings.HasPrefix(strings.ToLower(p), pre) {
+			return true
+		}
+	}
+	u := strings.ToUpper(p)
+	return len(u) > 3 && strings.HasPrefix(u, "COM") && strings.Trim(u[3:], "0123456789") == ""
 }
 
 // bootPartition reports an MTD partition holding the boot chain or the

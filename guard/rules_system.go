@@ -576,11 +576,25 @@ var systemRules = []*rule{
 		}},
 	{ID: "service-disruption", Level: LevelModerate, Category: CategorySystem, Description: "interrupting what others rely on: every process of a name, a user's sessions, open connections, a shared daemon or a production deployment",
 		Suggestions: []string{"Stop the one process you started by its PID", "Restart only the application's own service", "Leave production to its deployment pipeline"},
-		names:       names("killall", "systemctl", "service", "ss", "loginctl", "fuser", "docker", "docker-compose", "podman", "helm", "renice"),
+		names:       names("killall", "systemctl", "service", "ss", "loginctl", "fuser", "docker", "docker-compose", "podman", "helm", "renice", "nvidia-smi"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := c.operands()
 			switch c.name {
+			case "nvidia-smi":
+				// a GPU reset, its power or clocks changed, ECC or the
+				// compute mode switched: every job on it is killed or
+				// slowed, the settings stay until someone notices
+				if len(args) > 0 && !strings.HasPrefix(args[0].s, "-") {
+					return false, "" // nvidia-smi pmon, dmon, topo: monitoring subcommands
+				}
+				o := c.opts()
+				if o.has("r", "gpu-reset") || o.has("", "power-limit") || hasWord(args, "-pl") || hasWord(args, "-lgc") || hasWord(args, "-lmc") ||
+					hasPrefixWord(args, "--lock-gpu-clocks") || hasPrefixWord(args, "--lock-memory-clocks") || hasPrefixWord(args, "--ecc-config") ||
+					hasWord(args, "-e") || hasWord(args, "-c") || hasPrefixWord(args, "--compute-mode") || hasWord(args, "-mig") || hasPrefixWord(args, "--multi-instance-gpu") {
+					return true, "nvidia-smi " + joinWords(args)
+				}
+				return false, ""
 			case "killall":
 				pats := positional(killSelectors(args))
 				if sig := killSignal(args); len(pats) == 0 || sig == "0" || (sig == "HUP" || sig == "1" || sig == "USR1") && reloadsOnHUP(pats) {
@@ -618,6 +632,13 @@ var systemRules = []*rule{
 				}
 			case "fuser":
 				o := c.opts()
+				if o.has("k", "kill") {
+					for _, w := range ops {
+						if strings.HasPrefix(w.s, "/dev/nvidia") || strings.HasPrefix(w.s, "/dev/dri/") {
+							return true, "every process using the GPUs"
+						}
+					}
+				}
 				return o.has("k", "kill") && (o.has("mM", "mount", "ismountpoint")), "every process using a file system"
 			case "docker", "docker-compose", "podman", "helm":
 				if !touchesProduction(c) {

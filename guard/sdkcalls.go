@@ -533,10 +533,14 @@ func driverCalls(lang, code, low string) []scriptCall {
 	}
 	driver, args := strings.ToLower(conn[1]), conn[2]
 	host, db := "", ""
-	if m := connEnv.FindStringSubmatch(args); m != nil {
-		host = "$" + m[1]
-	} else if m := connHost.FindStringSubmatch(args); m != nil {
-		host = m[1]
+	hm, em := connHost.FindStringSubmatch(args), connEnv.FindStringSubmatch(args)
+	switch {
+	case hm != nil && strings.Contains(strings.ToLower(args), "host="):
+		host = hm[1] // host=... written out: a variable after it is the password's
+	case em != nil:
+		host = "$" + em[1]
+	case hm != nil:
+		host = hm[1]
 	}
 	if m := connDB.FindStringSubmatch(args); m != nil {
 		db = m[1]
