@@ -411,3 +411,32 @@ func TestRound51GPUsConsolesAndDrivers(t *testing.T) {
 		`gcloud compute backend-services update web-backend --security-policy=edge-policy --global`,
 	})
 }
+
+// Schema migrations and data moves at scale: production's migration
+// history rewritten (flyway repair, alembic stamp, ignoring failed
+// migrations), an online schema change dropping columns for real, a
+// myloader restore dropping production's tables first, Cassandra nodes
+// removed from their ring. Dry runs, local databases and reads pass.
+func TestRound51Migrations(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`flyway -url=jdbc:postgresql://pg-prod.acme.io/app -user=flyway repair`, CategoryDatabaseDestroy, "migration-history-rewritten", LevelHigh},
+		{`alembic -x db=production stamp head`, CategoryDatabaseDestroy, "migration-history-rewritten", LevelHigh},
+		{`flyway -configFiles=flyway.prod.conf -outOfOrder=true -ignoreMigrationPatterns='*:missing,*:failed' migrate`, CategoryDatabaseDestroy, "migration-history-rewritten", LevelHigh},
+		{`gh-ost --host=mysql-3.acme.io --database=payments --table=cards --alter="DROP COLUMN cvv_hash" --allow-on-master --execute`, CategoryDatabaseDestroy, "online-schema-change-drops", LevelHigh},
+		{`pt-online-schema-change --alter "DROP INDEX idx_created" D=shop,t=orders,h=mysql-3.acme.io --execute`, CategoryDatabaseDestroy, "online-schema-change-drops", LevelHigh},
+		{`myloader -h mysql-1.acme.io -u admin -d ./dumps/staging --overwrite-tables -B shop`, CategoryDatabaseDestroy, "restore-drops-first", LevelHigh},
+		{`nodetool -h cass-03.acme.io assassinate 10.4.2.17`, CategorySystem, "datastore-server-stopped", LevelHigh},
+		{`nodetool -h cass-06.acme.io truncatehints`, CategorySystem, "datastore-server-stopped", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`flyway -url=jdbc:postgresql://localhost/app_dev repair`,
+		`flyway -configFiles=flyway.prod.conf info`,
+		`alembic -x db=production current`,
+		`gh-ost --host=mysql-3.acme.io --database=payments --table=cards --alter="DROP COLUMN cvv_hash" --allow-on-master`,
+		`gh-ost --host=mysql-3.acme.io --database=shop --table=orders --alter="ADD INDEX idx_created (created_at)" --execute`,
+		`myloader -h 127.0.0.1 -d ./dumps/staging --overwrite-tables -B shop_dev`,
+		`nodetool -h cass-03.acme.io status`,
+		`nodetool -h 127.0.0.1 drain`,
+	})
+}

@@ -284,10 +284,20 @@ var databaseDestroyRules = []*rule{
 			return false, ""
 		}},
 	{ID: "restore-drops-first", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "restoring a dump that drops the database's objects first (what it holds now and the dump lacks is gone)",
-		Suggestions: []string{"Restore into a new database and compare", "Back the current database up first"}, names: names("pg_restore", "mongorestore", "mongoimport", "mysqlimport"),
+		Suggestions: []string{"Restore into a new database and compare", "Back the current database up first"}, names: names("pg_restore", "mongorestore", "mongoimport", "mysqlimport", "myloader"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "myloader":
+				// -o / --overwrite-tables: each table dropped before it is
+				// loaded
+				if hasWord(args, "--overwrite-tables") || hasWord(args, "-o") {
+					if h, ok := optValue(args, "-h", "host"); !ok || isLocalHost(h) {
+						return false, ""
+					}
+					return true, "myloader --overwrite-tables"
+				}
+
 			case "pg_restore":
 				// --clean drops each object before recreating it; without
 				// -d it only prints the script
@@ -1135,6 +1145,47 @@ var migrationRevertRules = []*rule{
 				return false, ""
 			}
 			return true, c.base + " " + verb + " in production"
+		}},
+	{ID: "migration-history-rewritten", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "rewriting a production database's migration history (marked applied without running, failed and missing migrations ignored, checksums reset): the schema and the history disagree from then on",
+		Suggestions: []string{"Fix the migration and apply it through the release process", "Repair history on a restored copy first, reviewed"},
+		names:       names("flyway", "alembic", "prisma", "npx", "liquibase"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			low := c.lowerArgs()
+			if hasAnyWord(low, "--help", "-h", "--dry-run") || localTestDatabase(a, c) || !touchesProduction(c) {
+				return false, ""
+			}
+			j := strings.Join(low, " ")
+			switch {
+			case c.name == "flyway" && hasAnyWord(low, "repair"):
+				return true, "flyway repair"
+			case c.name == "flyway" && hasAnyWord(low, "migrate") && (strings.Contains(j, "-outoforder=true") || strings.Contains(j, "ignoremigrationpatterns=") && strings.Contains(j, "failed")):
+				return true, "flyway migrate ignoring missing, failed or out-of-order migrations"
+			case c.name == "alembic" && hasAnyWord(low, "stamp"):
+				return true, "alembic stamp"
+			case (c.name == "prisma" || c.name == "npx") && strings.Contains(j, "migrate resolve"):
+				return true, "prisma migrate resolve"
+			case c.name == "liquibase" && hasAnyWord(low, "changelog-sync", "changelogsync", "changelog-sync-force", "clear-checksums", "clearchecksums", "mark-next-changeset-ran"):
+				return true, "liquibase " + j
+			}
+			return false, ""
+		}},
+	{ID: "online-schema-change-drops", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "an online schema change run for real that drops columns, indexes or keys of a shared database",
+		Suggestions: []string{"Run it without --execute first (gh-ost's noop, pt-osc's --dry-run)", "Drop in a reviewed migration, after a backup"},
+		names:       names("gh-ost", "pt-online-schema-change"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			low := c.lowerArgs()
+			if !hasAnyWord(low, "--execute") || hasAnyWord(low, "--dry-run") {
+				return false, ""
+			}
+			alter, _ := optValue(c.args(), "", "alter")
+			l := strings.ToLower(alter)
+			if strings.Contains(l, "drop ") || strings.Contains(l, "drop\t") {
+				if h, ok := optValue(c.args(), "-h", "host"); ok && isLocalHost(h) {
+					return false, ""
+				}
+				return true, c.name + " --alter=\"" + alter + "\" --execute"
+			}
+			return false, ""
 		}},
 }
 

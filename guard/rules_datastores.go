@@ -116,11 +116,26 @@ var dataStoreRules = []*rule{
 		}},
 	{ID: "datastore-server-stopped", Level: LevelHigh, Category: CategorySystem, Description: "stopping a shared database or broker server, or killing every connection to it",
 		Suggestions: []string{"Stop only a local development server", "Terminate the one session that is stuck"},
-		names:       names("mysqladmin", "pg_ctl", "pg_ctlcluster", "mongosh", "mongo", "rabbitmqctl", "psql", "stop-dbaservice", "redis-cli", "mysql", "mariadb", "sqlcmd", "invoke-sqlcmd"),
+		names:       names("mysqladmin", "pg_ctl", "pg_ctlcluster", "mongosh", "mongo", "rabbitmqctl", "psql", "stop-dbaservice", "redis-cli", "mysql", "mariadb", "sqlcmd", "invoke-sqlcmd", "nodetool"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			low := c.lowerArgs()
 			j := strings.Join(low, " ")
+			if c.name == "nodetool" {
+				// a Cassandra node removed from its ring, its hints or
+				// its clients cut: nodetool -h HOST assassinate IP
+				h, _ := optValue(args, "-h", "host")
+				if h != "" && loopback(h) || h == "localhost" || h == "" && !touchesProduction(c) {
+					return false, ""
+				}
+				for _, v := range plainWords(low) {
+					switch v {
+					case "assassinate", "decommission", "removenode", "truncatehints", "stopdaemon", "disablebinary", "disablegossip", "drain", "resetlocalschema":
+						return true, "nodetool " + v
+					}
+				}
+				return false, ""
+			}
 			local := func() bool {
 				for _, h := range dbTargetOf(c).hosts {
 					if h != "" && !loopback(h) {
