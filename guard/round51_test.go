@@ -440,3 +440,47 @@ func TestRound51Migrations(t *testing.T) {
 		`nodetool -h 127.0.0.1 drain`,
 	})
 }
+
+// An office's servers: the phone system stopped, calls hung up or
+// listened in on, its users' database dropped, every address trusted, a
+// shell command or a module from anywhere run by it; printers deleted on
+// the print server and its administration opened; a share's folders
+// deleted, closed, its accounts removed, a server's data shared with
+// everyone; a storage appliance's shares, users, backups and root login.
+// Status commands, a test container's PBX and this machine's printers
+// pass.
+func TestRound51OfficeAdministration(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`ssh pbx01.acme.io "sudo asterisk -rx 'core stop now'"`, CategorySystem, "pbx-disrupted", LevelHigh},
+		{`asterisk -rx "channel request hangup all"`, CategorySystem, "pbx-disrupted", LevelHigh},
+		{`ssh pbx01 'asterisk -rx "database deltree AMPUSER"'`, CategorySystem, "pbx-disrupted", LevelHigh},
+		{`fs_cli -H 10.20.0.15 -p ClueCon -x "originate user/1099 &eavesdrop(all)"`, CategorySystem, "pbx-disrupted", LevelHigh},
+		{`ssh sip-proxy01 "kamctl address add 1 0.0.0.0 0 5060 allow-all"`, CategorySystem, "pbx-disrupted", LevelHigh},
+		{`kamdbctl drop`, CategorySystem, "pbx-disrupted", LevelHigh},
+		{`lpadmin -h print01.acme.io:631 -x Finance-MFP-3F`, CategorySystem, "print-server-changed", LevelHigh},
+		{`cupsctl --remote-admin --remote-any`, CategorySystem, "print-server-changed", LevelHigh},
+		{`cancel -a -x -h print01.acme.io`, CategorySystem, "print-server-changed", LevelHigh},
+		{`smbclient //nas01.acme.io/finance -A ~/.smbcred -c 'deltree FY2023'`, CategoryFileDelete, "file-share-destroyed", LevelCritical},
+		{`smbclient //fs02/projects -U 'CORP\svc' -c 'prompt OFF; recurse ON; cd Archive; mdel *'`, CategoryFileDelete, "file-share-destroyed", LevelCritical},
+		{`ssh fs02 'smbcontrol smbd close-share finance'`, CategoryFileDelete, "file-share-destroyed", LevelCritical},
+		{`ssh fs02 pdbedit -x -u mkowalski`, CategoryFileDelete, "file-share-destroyed", LevelCritical},
+		{`net usershare add hrdocs /srv/hr "HR documents" Everyone:F guest_ok=y`, CategoryPermission, "folder-shared-with-everyone", LevelHigh},
+		{`ssh admin@nas01 'sudo synoshare --del TRUE Finance'`, CategorySystem, "nas-admin-changed", LevelHigh},
+		{`ssh admin@nas01 sudo synopkg uninstall HyperBackup`, CategorySystem, "nas-admin-changed", LevelHigh},
+		{`ssh root@truenas.acme.io "midclt call ssh.update '{\"rootlogin\": true}'"`, CategorySystem, "nas-admin-changed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`ssh pbx01 "asterisk -rx 'core show channels'"`,
+		`docker exec pbx-test asterisk -rx "core restart now"`,
+		`fs_cli -x "show calls"`,
+		`kamctl ul show`,
+		`lpadmin -x Local-PDF`,
+		`lpstat -h print01.acme.io:631 -p`,
+		`cancel -a Local-PDF`,
+		`smbclient //nas01.acme.io/finance -A ~/.smbcred -c 'ls FY2023'`,
+		`smbcontrol smbd reload-config`,
+		`ssh admin@nas01 'synoshare --enum ALL'`,
+		`ssh root@truenas.acme.io "midclt call pool.query"`,
+	})
+}

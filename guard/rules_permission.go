@@ -372,7 +372,7 @@ var permissionRules = []*rule{
 // serviceDataRules: a service's own data directory given to another
 // owner or closed to it: the service no longer starts.
 var serviceDataRules = []*rule{
-	{ID: "folder-shared-with-everyone", Level: LevelHigh, Category: CategoryPermission, Description: "sharing a folder of the home over the network with everyone or guests (every key and repository in it readable)",
+	{ID: "folder-shared-with-everyone", Level: LevelHigh, Category: CategoryPermission, Description: "sharing a folder of the home, or a server's data, over the network with everyone or guests (every key, repository and record in it readable)",
 		Suggestions: []string{"Share only a folder made for it, with named users", "Keep guest access off"},
 		names:       names("net"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -390,7 +390,7 @@ var serviceDataRules = []*rule{
 				return false, ""
 			}
 			if p := a.absPath(ops[3].s, c.cwd); p != "" {
-				if _, _, home := a.homeRel(p); home || a.home != "" && p == a.home {
+				if _, _, home := a.homeRel(p); home || a.home != "" && p == a.home || serverDataPath(p) {
 					return true, "net usershare " + ops[2].s + " " + p
 				}
 			}
