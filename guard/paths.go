@@ -1106,6 +1106,12 @@ func isBlockDevice(p string) bool {
 		return false
 	}
 	d := p[5:]
+	for _, pre := range [...]string{"st", "nst", "nsa", "sa"} {
+		// tape drives: /dev/st0, /dev/nst1 (not /dev/stdout)
+		if rest, ok := strings.CutPrefix(d, pre); ok && rest != "" && rest[0] >= '0' && rest[0] <= '9' {
+			return true
+		}
+	}
 	for _, pre := range [...]string{"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "mapper/", "dm-", "md", "loop",
 		"nbd", "zd", "bcache", "root", "cciss/", "ubd", "sr", "mtd", "fd0", "fd1", "rbd", "drbd", "xen/", "ram", "pmem", "emmc", "block/", "zvol/", "vg", "lvm/"} {
 		if strings.HasPrefix(d, pre) {

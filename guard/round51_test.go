@@ -484,3 +484,33 @@ func TestRound51OfficeAdministration(t *testing.T) {
 		`ssh root@truenas.acme.io "midclt call pool.query"`,
 	})
 }
+
+// Tapes erased or formatted over (mt erase or weof, mkltfs --force, dd
+// onto a tape drive); originals outside the project rewritten where
+// they are (mogrify, exiftool -overwrite_original, a set of files
+// backdated by touch). Rewinding a tape, status, writing results
+// elsewhere and the project's own files pass.
+func TestRound51TapesAndOriginals(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`mt -f /dev/nst1 rewind; mt -f /dev/nst1 weof`, CategoryDiskWipe, "disk-erase", LevelCritical},
+		{`mt -f /dev/st0 erase`, CategoryDiskWipe, "disk-erase", LevelCritical},
+		{`mkltfs -d /dev/sg3 -s ARC117L6 --force`, CategoryDiskWipe, "disk-erase", LevelCritical},
+		{`dd if=/dev/zero of=/dev/nst0 bs=256k count=100`, CategoryDiskWipe, "dd-block-device", LevelCritical},
+		{`mogrify -resize 1024x1024 -quality 60 /srv/photo-archive/originals/*.jpg`, CategoryFileDelete, "files-rewritten-in-place", LevelHigh},
+		{`exiftool -r -overwrite_original -GPS:all= ~/Pictures/Archive`, CategoryFileDelete, "files-rewritten-in-place", LevelHigh},
+		{`touch -d '2022-11-03 14:22' /cases/4471/collected/*.msg`, CategoryFileDelete, "files-rewritten-in-place", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`mt -f /dev/nst1 status`,
+		`mt -f /dev/nst1 rewind`,
+		`mkltfs -d /dev/sg3 -s ARC117L6`,
+		`dd if=/dev/nst0 of=/tmp/tape-header.bin bs=256k count=1`,
+		`echo done > /dev/stdout`,
+		`mogrify -resize 50% assets/thumbs/*.png`,
+		`mogrify -path build/thumbs -resize 50% /srv/photo-archive/originals/*.jpg`,
+		`exiftool -overwrite_original -all= build/out/*.jpg`,
+		`exiftool -j /cases/2291/exhibits/a.jpg`,
+		`touch -d yesterday build/stamp`,
+	})
+}

@@ -212,10 +212,25 @@ var diskWipeRules = []*rule{
 			return false, ""
 		}},
 	{ID: "disk-erase", Level: LevelCritical, Category: CategoryDiskWipe, Description: "erasing a disk or volume",
-		Suggestions: []string{"Do secure erasure by hand after checking the device", "Detach the disk you mean to keep"}, names: names("hdparm", "nvme", "cryptsetup", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "diskutil", "badblocks", "blkdiscard", "sg_format", "lvreduce", "xfs_repair", "debugfs", "asr", "gpt"),
+		Suggestions: []string{"Do secure erasure by hand after checking the device", "Detach the disk you mean to keep"}, names: names("hdparm", "nvme", "cryptsetup", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "diskutil", "badblocks", "blkdiscard", "sg_format", "lvreduce", "xfs_repair", "debugfs", "asr", "gpt", "mt", "mkltfs"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "mt":
+				// mt -f /dev/nst0 erase (or weof at the tape's start): the
+				// archive on the cartridge gone
+				for _, v := range plainWords(c.lowerArgs()) {
+					if v == "erase" || v == "weof" || v == "eof" || v == "wset" {
+						return true, "mt " + v + " (a tape's contents overwritten)"
+					}
+				}
+				return false, ""
+			case "mkltfs":
+				// mkltfs --force: a cartridge formatted over what it held
+				if hasWord(args, "--force") || hasWord(args, "-f") {
+					return true, "mkltfs --force"
+				}
+				return false, ""
 			case "asr":
 				// asr restore --target VOLUME --erase: the volume wiped and
 				// replaced by the image (a volume of the developer's own

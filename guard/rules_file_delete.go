@@ -960,3 +960,50 @@ func cleanDirOverrides(c *cmd) []word {
 	}
 	return out
 }
+
+// inPlaceRewriteRule: tools that rewrite the files they are given where
+// they are (ImageMagick's mogrify without -path, exiftool told to
+// overwrite the original, touch given another date for a set of files).
+var inPlaceRewriteRule = &rule{ID: "files-rewritten-in-place", Level: LevelHigh, Category: CategoryFileDelete, Description: "rewriting files outside the project where they are (images re-encoded, metadata stripped, dates changed): the originals are gone, evidence altered",
+	Suggestions: []string{"Write the results to a new folder (mogrify -path, exiftool -o)", "Work on copies in the project"},
+	names:       names("mogrify", "exiftool", "touch"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		low := c.lowerArgs()
+		switch c.name {
+		case "mogrify":
+			if optGiven(low, "-path") {
+				return false, ""
+			}
+		case "exiftool":
+			if !optGiven(low, "-overwrite_original") && !optGiven(low, "-overwrite_original_in_place") {
+				return false, ""
+			}
+			tags := false
+			for _, l := range low {
+				tags = tags || strings.HasPrefix(l, "-") && strings.Contains(l, "=")
+			}
+			if !tags {
+				return false, ""
+			}
+		case "touch":
+			if !optGiven(low, "-d") && !optGiven(low, "-t") && !optGiven(low, "--date") && !optGiven(low, "-r") && !optGiven(low, "--reference") {
+				return false, ""
+			}
+		}
+		for _, w := range c.operands() {
+			if !w.ok && !w.glob || strings.HasPrefix(w.s, "-") || c.name == "touch" && (w.s == "-d" || w.s == "-t") {
+				continue
+			}
+			p := a.absPath(w.s, c.cwd)
+			if p == "" || a.inWork(p) || strings.HasPrefix(p, "/tmp/") || p == "/tmp" {
+				continue
+			}
+			if c.name == "touch" && !w.glob && !strings.ContainsAny(w.s, "*?[") {
+				continue // one named file: more often made than backdated
+			}
+			return true, c.base + " " + w.s
+		}
+		return false, ""
+	}}
+
+func init() { ruleSets = append(ruleSets, []*rule{inPlaceRewriteRule}) }
