@@ -514,3 +514,26 @@ func TestRound51TapesAndOriginals(t *testing.T) {
 		`touch -d yesterday build/stamp`,
 	})
 }
+
+// SAP and Oracle E-Business Suite administration: a whole system stopped
+// or restarted, HANA stopped, every transport imported into production,
+// every EBS service stopped, an application administrator's password set
+// in the command, a wallet's password printed. Status calls, a
+// development system's transports and the wallet's entry names pass.
+func TestRound51ERP(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sapcontrol -nr 00 -host sap-ci.acme.io -user adm "$PW" -function StopSystem ALL`, CategorySystem, "erp-system-changed", LevelHigh},
+		{`ssh prdadm@hana01 'HDB stop'`, CategorySystem, "erp-system-changed", LevelHigh},
+		{`tp import ALL PRD client=100 pf=/usr/sap/trans/bin/TP_DOMAIN.PFL`, CategorySystem, "erp-system-changed", LevelHigh},
+		{`$ADMIN_SCRIPTS_HOME/adstpall.sh apps/"$APPS_PW"`, CategorySystem, "erp-system-changed", LevelHigh},
+		{`FNDCPASS apps/$APPS_PW 0 Y system/$SYSTEM_PW USER SYSADMIN welcome1`, CategorySystem, "erp-system-changed", LevelHigh},
+		{`mkstore -wrl /u01/app/oracle/wallet -viewEntry oracle.security.client.password1`, CategoryExfiltration, "wallet-secret-shown", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sapcontrol -nr 00 -host sap-ci.acme.io -function GetProcessList`,
+		`ssh prdadm@hana01 'HDB info'`,
+		`tp import ALL DEV client=100 pf=/usr/sap/trans/bin/TP_DOMAIN.PFL`,
+		`mkstore -wrl /u01/app/oracle/wallet -list`,
+	})
+}

@@ -1,0 +1,67 @@
+package guard
+
+import (
+	"strings"
+)
+
+// Enterprise applications run from their administrators' command lines:
+// SAP (sapcontrol, HDB, tp) and Oracle E-Business Suite (adstpall.sh,
+// FNDCPASS, wallets). A whole system stopped, every transport imported
+// into production, an application user's password set in the command,
+// a wallet's stored password shown. Status calls and a development
+// system's transports pass.
+var erpRules = []*rule{
+	{ID: "erp-system-changed", Level: LevelHigh, Category: CategorySystem, Description: "stopping or restarting an enterprise application's whole system, importing every pending transport into production, or setting an application administrator's password in the command",
+		Suggestions: []string{"Stop or import in the change window, through the basis team", "Import the one transport reviewed for production"},
+		names:       names("sapcontrol", "sapcontrol.exe", "HDB", "tp", "adstpall.sh", "FNDCPASS"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			low := c.lowerArgs()
+			switch c.name {
+			case "sapcontrol", "sapcontrol.exe":
+				f, _ := optValue(args, "-function", "")
+				switch strings.ToLower(f) {
+				case "stopsystem", "restartsystem", "stop", "shutdown", "restartservice", "stopservice", "restartinstance", "abapstop":
+					return true, "sapcontrol -function " + f
+				}
+			case "HDB":
+				if ops := plainWords(low); len(ops) > 0 && (ops[0] == "stop" || ops[0] == "kill" || ops[0] == "kill-9") {
+					return true, "HDB " + ops[0] + " (the HANA database stopped)"
+				}
+			case "tp":
+				// tp import ALL SID: every transport in the queue, at once
+				ops := plainWords(low)
+				if len(ops) > 2 && ops[0] == "import" && ops[1] == "all" && isProdName(ops[2]) {
+					return true, "tp import ALL " + strings.ToUpper(ops[2])
+				}
+			case "adstpall.sh":
+				return true, "every E-Business Suite application service stopped"
+			case "FNDCPASS":
+				// FNDCPASS apps/PW 0 Y system/PW USER NAME NEWPASSWORD
+				ops := c.operands()
+				if len(ops) >= 7 && (strings.EqualFold(ops[4].s, "USER") || strings.EqualFold(ops[4].s, "ORACLE") || strings.EqualFold(ops[4].s, "SYSTEM")) {
+					return true, "FNDCPASS setting " + ops[5].s + "'s password in the command"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "wallet-secret-shown", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing a password an Oracle wallet or SAP's secure store keeps",
+		Suggestions: []string{"List the entries' names only (mkstore -list)", "Let the application read the wallet itself"},
+		names:       names("mkstore", "rsecssfx"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			low := c.lowerArgs()
+			switch c.name {
+			case "mkstore":
+				if optGiven(low, "-viewentry") {
+					return true, "mkstore -viewEntry"
+				}
+			case "rsecssfx":
+				if ops := plainWords(low); len(ops) > 0 && ops[0] == "get" {
+					return true, "rsecssfx get"
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, erpRules) }
