@@ -2446,6 +2446,16 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 				if proxyVar(name) && strangerProxy(v) != "" {
 					ws.emitWin(nil, "traffic-through-stranger", truncate(raw, 120)) // every later session's traffic
 				}
+				if secretVarName(strings.ToUpper(name)) && v != "" && !strings.HasPrefix(v, "$") && !strings.Contains(v, "(") {
+					// [Environment]::SetEnvironmentVariable('STRIPE_API_KEY',
+					// 'sk_live_...', 'Machine'): the secret kept in the
+					// registry in clear
+					if strings.Contains(scope, "machine") {
+						ws.emitWin(nil, "win-secret-stored-machine-wide", name)
+					} else {
+						ws.emitWin(nil, "secret-stored-in-clear", name+" (the user's permanent environment)")
+					}
+				}
 			}
 		}
 	}

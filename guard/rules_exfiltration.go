@@ -1743,7 +1743,7 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "serve-home", Level: LevelHigh, Category: CategoryExfiltration, Description: "serving a home, SSH or system directory over the network",
+	{ID: "serve-home", Level: LevelHigh, Category: CategoryExfiltration, Description: "serving a home, SSH or system directory, or a server's data folder, over the network",
 		Suggestions: []string{"Serve only the project's build output directory", "Bind to 127.0.0.1"}, names: names("python", "php", "ruby", "npx", "http-server", "serve", "busybox", "caddy", "httpd"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
@@ -1778,8 +1778,8 @@ var exfiltrationRules = []*rule{
 			if rel, _, ok := a.homeRel(dir); ok && (rel == "" || strings.HasPrefix(rel, ".ssh") || strings.HasPrefix(rel, ".gnupg") || strings.HasPrefix(rel, ".aws") || strings.HasPrefix(rel, ".config")) {
 				return true, dir
 			}
-			if dir == "/" || dir == "/etc" || dir == "/root" || dir == "/home" {
-				return true, dir
+			if dir == "/" || dir == "/etc" || dir == "/root" || dir == "/home" || serverDataPath(dir) && !strings.Contains(j, "127.0.0.1") && !strings.Contains(j, "localhost") {
+				return true, dir // (a server's data folder: /data/exports, /srv/evidence)
 			}
 			return false, ""
 		}},
@@ -4583,3 +4583,32 @@ func sedMasksPassword(args []word) bool {
 func windowsDrivePath(p string) bool {
 	return len(p) > 2 && p[0] == '/' && isDriveLetter(p[1]) && (p[2] == '/' || p[2] == ':')
 }
+
+// systemReportUploaded: sos report (sosreport) collects the machine's
+// configuration, logs and often its secrets; uploaded to a URL that is
+// not the vendor's case system, all of it has left.
+var systemReportUploaded = &rule{ID: "system-report-uploaded", Level: LevelCritical, Category: CategoryExfiltration, Description: "uploading a system report (configuration, logs and the secrets in them) to a site that is not the vendor's support",
+	Suggestions: []string{"Write the report to a file, review it, and attach it to the vendor's case yourself"},
+	names:       names("sos", "sosreport", "supportconfig"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		args := c.args()
+		if !hasWord(args, "--upload") && !hasPrefixWord(args, "--upload-url") && !(c.name == "supportconfig" && hasWord(args, "-u")) {
+			return false, ""
+		}
+		u, ok := optValue(args, "", "upload-url")
+		if !ok {
+			u, ok = optValue(args, "-U", "")
+		}
+		if !ok {
+			return false, "" // the vendor's default case upload
+		}
+		h := lower(hostOf(u))
+		for _, v := range [...]string{"redhat.com", "access.redhat.com", "canonical.com", "suse.com", "ubuntu.com"} {
+			if h == v || strings.HasSuffix(h, "."+v) {
+				return false, ""
+			}
+		}
+		return true, c.name + " uploaded to " + h
+	}}
+
+func init() { ruleSets = append(ruleSets, []*rule{systemReportUploaded}) }

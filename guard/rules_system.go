@@ -1283,9 +1283,22 @@ var systemRules = []*rule{
 		}},
 	{ID: "security-agent-remove", Level: LevelHigh, Category: CategorySystem, Description: "removing a security or monitoring agent (EDR, antivirus, audit)",
 		Suggestions: []string{"Leave security agents to the administrators who installed them"},
-		names:       names("apt", "apt-get", "aptitude", "yum", "dnf", "zypper", "pacman", "rpm", "dpkg", "apk", "brew", "snap"),
+		names:       names("apt", "apt-get", "aptitude", "yum", "dnf", "zypper", "pacman", "rpm", "dpkg", "apk", "brew", "snap", "winget", "choco"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if c.name == "winget" || c.name == "choco" {
+				// winget uninstall --id CrowdStrike.FalconSensor: the id is
+				// an option's value
+				if ops := c.operands(); len(ops) == 0 || ops[0].s != "uninstall" && ops[0].s != "remove" {
+					return false, ""
+				}
+				for _, w := range args {
+					if securityAgent(w.s) {
+						return true, w.s
+					}
+				}
+				return false, ""
+			}
 			removing := false
 			for _, w := range args {
 				switch w.s {
