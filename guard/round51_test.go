@@ -569,3 +569,28 @@ func TestRound51ReportsAgentsAndEnvironment(t *testing.T) {
 		`[Environment]::SetEnvironmentVariable('DOTNET_CLI_TELEMETRY_OPTOUT', '1', 'User')`,
 	})
 }
+
+// Money moved on PayPal's live API; invoices voided and contacts
+// archived through an accounting API; a service's nodes deregistered;
+// Python's requests deleting through an f-string URL; a live endpoint
+// dialled to zero or disabled at the global load balancer. The sandbox,
+// reads and a partial dial pass.
+func TestRound51MoneyAndTraffic(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -s -X POST https://api-m.paypal.com/v1/payments/payouts -H "Authorization: Bearer $T" -d @out/payouts.json`, CategorySystem, "payment-live-money-moved", LevelCritical},
+		{`curl -s -X POST https://api-m.paypal.com/v2/payments/captures/8MC58/refund -H "Authorization: Bearer $T" -d '{}'`, CategorySystem, "payment-live-money-moved", LevelCritical},
+		{`curl -s -X POST https://api.xero.com/api.xro/2.0/Invoices/9b8a -H "Authorization: Bearer $T" -d '{"InvoiceNumber":"INV-0417","Status":"VOIDED"}'`, CategoryCloudDestroy, "api-destroy-action", LevelHigh},
+		{`curl -s -X PUT http://consul.acme.io:8500/v1/catalog/deregister -d '{"Node":"app-07"}'`, CategoryCloudDestroy, "api-destroy-action", LevelHigh},
+		{`python3 -c "import requests; [requests.delete(f'https://app.launchdarkly.com/api/v2/flags/mobile/{k}') for k in ['a','b']]"`, CategoryCloudDestroy, "http-delete-remote", LevelHigh},
+		{`aws globalaccelerator update-endpoint-group --endpoint-group-arn "$EG" --traffic-dial-percentage 0`, CategorySystem, "traffic-cut", LevelHigh},
+		{`az network traffic-manager endpoint update -g rg --profile-name tm --name eastus --type azureEndpoints --endpoint-status Disabled`, CategorySystem, "traffic-cut", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -s -X POST https://api-m.sandbox.paypal.com/v1/payments/payouts -H "Authorization: Bearer $T" -d @out/payouts.json`,
+		`curl -s https://api-m.paypal.com/v1/payments/payouts/5UXD2E8A7EBQJ -H "Authorization: Bearer $T"`,
+		`curl -s https://api.xero.com/api.xro/2.0/Invoices -H "Authorization: Bearer $T"`,
+		`aws globalaccelerator update-endpoint-group --endpoint-group-arn "$EG" --traffic-dial-percentage 50`,
+		`az network traffic-manager endpoint show -g rg --profile-name tm --name eastus --type azureEndpoints`,
+	})
+}

@@ -85,6 +85,30 @@ var failoverRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "traffic-cut", Level: LevelHigh, Category: CategorySystem, Description: "turning a live endpoint's traffic off at the global load balancer (a region's users sent elsewhere or nowhere)",
+		Suggestions: []string{"Shift traffic in steps through the incident's runbook", "Check the other endpoints' health and capacity first"},
+		names:       names("aws", "az", "gcloud"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			j := strings.Join(plainWords(c.lowerArgs()), " ")
+			switch c.name {
+			case "aws":
+				if strings.HasPrefix(j, "globalaccelerator update-endpoint-group") {
+					if v, ok := optValue(args, "", "traffic-dial-percentage"); ok && strings.TrimLeft(v, "0.") == "" {
+						return true, "a Global Accelerator endpoint group dialled to 0%"
+					}
+				}
+			case "az":
+				if strings.HasPrefix(j, "network traffic-manager endpoint update") || strings.HasPrefix(j, "network traffic-manager profile update") {
+					for _, k := range [...]string{"endpoint-status", "status"} {
+						if v, ok := optValue(args, "", k); ok && strings.EqualFold(v, "disabled") {
+							return true, "a Traffic Manager " + strings.Fields(j)[2] + " disabled"
+						}
+					}
+				}
+			}
+			return false, ""
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, failoverRules) }

@@ -69,6 +69,12 @@ var paymentRules = []*rule{
 					return false, ""
 				}
 				return true, h.method + " " + host + path
+			case host == "api-m.paypal.com" || host == "api.paypal.com":
+				// PayPal's live API (the sandbox is api-m.sandbox.paypal.com)
+				if !paypalMoneyPath.MatchString(path) {
+					return false, ""
+				}
+				return true, h.method + " " + host + path
 			}
 			return false, ""
 		}},
@@ -79,6 +85,9 @@ func init() { ruleSets = append(ruleSets, paymentRules) }
 // paymentMoneyPath matches Stripe API paths that move money or end an
 // account.
 var paymentMoneyPath = regexp.MustCompile(`^/?v1/(refunds|payouts|transfers|topups)\b|^/?v1/(charges|payment_intents|invoices|accounts|payouts|transfers)/[^/]+/(refunds?|cancel|void|reject|reversals|mark_uncollectible)\b`)
+
+// paypalMoneyPath matches PayPal API paths that pay out, refund or void.
+var paypalMoneyPath = regexp.MustCompile(`/(payouts|refund|void|reauthorize)\b|/payments/(sale|capture|captures)/[^/]+/refund`)
 
 // adyenMoneyPath matches Adyen API paths that refund, cancel or pay out.
 var adyenMoneyPath = regexp.MustCompile(`/(refunds|cancels|reversals|payouts|refund|cancel|cancelorrefund|storedetailandsubmitthirdparty|submitthirdparty)\b`)

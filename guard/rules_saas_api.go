@@ -143,7 +143,7 @@ var saasAPIRules = []*rule{
 			// admin.conversations.bulkDelete, DeleteAuditData
 			for part := range strings.FieldsFuncSeq(last, func(r rune) bool { return r == '.' || r == '-' || r == '_' || r == ':' }) {
 				switch part {
-				case "delete", "destroy", "purge", "remove", "wipe", "erase", "truncate", "archive", "deleteall", "obliterate", "bulkdelete":
+				case "delete", "destroy", "purge", "remove", "wipe", "erase", "truncate", "archive", "deleteall", "obliterate", "bulkdelete", "deregister":
 					return true, h.method + " " + h.url
 				}
 				if len(part) > 8 && (strings.HasPrefix(part, "delete") || strings.HasPrefix(part, "purge")) && !strings.HasSuffix(part, "ed") {
@@ -157,7 +157,7 @@ var saasAPIRules = []*rule{
 			if strings.Contains(h.url, "operation=delete") {
 				return true, h.method + " " + h.url // QuickBooks' ?operation=delete
 			}
-			if hasAny(compactJSON(h.body), `"archived":true`, `"deleted":true`) {
+			if hasAny(compactJSON(h.body), `"archived":true`, `"deleted":true`, `"status":"voided"`, `"status":"archived"`, `"contactstatus":"archived"`) {
 				return true, h.method + " " + h.url
 			}
 			return false, ""

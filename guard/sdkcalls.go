@@ -661,7 +661,7 @@ var (
 	hvacRead       = regexp.MustCompile(`read_secret(?:_version)?\(\s*(?:path\s*=\s*)?['"]([^'"]+)['"]`)
 	// requests.delete('https://...'), httpx.patch(...)
 	pyJSONArg   = regexp.MustCompile(`\bjson\s*=\s*(\{[^{}]*\})`)
-	httpLibCall = regexp.MustCompile(`\b(?:requests|httpx|session|s)\.(delete|put|patch)\(\s*['"]([^'"]+)['"]([^()]*(?:\([^()]*\)[^()]*)*)\)`)
+	httpLibCall = regexp.MustCompile(`\b(?:requests|httpx|session|s)\.(delete|put|patch)\(\s*[fr]?['"]([^'"]+)['"]([^()]*(?:\([^()]*\)[^()]*)*)\)`)
 )
 
 // pythonLibCalls reads Python libraries that stand for a command:
