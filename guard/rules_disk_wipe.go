@@ -99,7 +99,7 @@ var diskWipeRules = []*rule{
 		}},
 	{ID: "image-onto-disk", Level: LevelCritical, Category: CategoryDiskWipe, Description: "an imaging or rescue tool writing over a disk device (what it held is gone)",
 		Suggestions: []string{"Write to an image file instead", "Verify the device with lsblk and do this by hand"},
-		names:       names("qemu-img", "bmaptool", "ddrescue", "dcfldd", "dc3dd", "flashrom", "balena", "etcher", "pv"),
+		names:       names("qemu-img", "bmaptool", "ddrescue", "dcfldd", "dc3dd", "flashrom", "balena", "etcher", "pv", "rpi-imager"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			if c.name == "flashrom" {

@@ -8,10 +8,17 @@ import (
 var reverseShellRules = []*rule{
 	{ID: "shell-server-open", Level: LevelCritical, Category: CategoryReverseShell, Description: "serving a shell to the network without a password: a writable web terminal on every interface, or an SSH server taking empty passwords",
 		Suggestions: []string{"Bind the terminal to 127.0.0.1 and set a credential (ttyd -c user:pass)", "Use the system's SSH server with keys"},
-		names:       names("ttyd", "gotty", "dropbear", "sshd", "websocat"),
+		names:       names("ttyd", "gotty", "dropbear", "sshd", "websocat", "telnetd", "utelnetd"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "telnetd", "utelnetd":
+				// busybox telnetd -l /bin/sh: a root shell to whoever
+				// connects, no login asked
+				if v, ok := optValue(args, "-l", ""); ok && (strings.HasSuffix(v, "/sh") || strings.HasSuffix(v, "/bash") || strings.HasSuffix(v, "/ash")) {
+					return true, c.name + " -l " + v
+				}
+				return false, ""
 			case "websocat":
 				// a listening WebSocket joined to a shell (sh-c:, exec:)
 				listen, shell := false, false

@@ -844,6 +844,11 @@ var systemRules = []*rule{
 			if len(args) == 0 || args[0].s != "install" {
 				return false, ""
 			}
+			// sudo pip install --break-system-packages X: as root, into the
+			// system's own site-packages, past the distribution's guard
+			if c.asRoot && hasWord(args, "--break-system-packages") && !hasWord(args, "--user") {
+				return true, "sudo pip install --break-system-packages"
+			}
 			// pip install --target /usr/lib/python3/dist-packages X: the
 			// distribution's packages replaced underneath apt
 			for _, o := range []string{"target", "prefix", "root"} {

@@ -343,7 +343,8 @@ type netMarkers struct {
 var langNet = map[string]netMarkers{
 	"python": {sock: []string{"socket"}, sockAlso: []string{"connect", "accept("},
 		fetch: []string{"urlopen", "requests.get", "urllib", "http.client", "httpx", "urlretrieve"}, run: []string{"exec(", "eval(", "compile(", "exec ("},
-		send: []string{"requests.post", "requests.put", "urlopen(", "urllib.request.request", "http.client", ".send(", ".sendall(", "smtplib", "ftplib", "paramiko", "httpx.post", "requests.request"}},
+		send: []string{"requests.post", "requests.put", "urlopen(", "urllib.request.request", "http.client", ".send(", ".sendall(", "smtplib", "ftplib", "paramiko", "httpx.post", "requests.request",
+			"paho.mqtt", ".publish("}},
 	"perl": {sock: []string{"io::socket", "socket("}, sockAlso: []string{"connect", "peeraddr", "new("},
 		fetch: []string{"lwp", "http::tiny", "get(\"http", "get('http"}, run: []string{"eval", "system(", "system ", "exec(", "qx(", "qx{"},
 		send: []string{"->post", "io::socket", "lwp", "http::tiny", "net::smtp", "net::ftp"}},
@@ -358,7 +359,9 @@ var langNet = map[string]netMarkers{
 			"import('http", `import("http`, "import('data:", `import("data:`},
 		send: []string{"fetch(", "http.request", "https.request", "axios", "xmlhttprequest", "net.connect", ".write(",
 			// const h = require('https'); h.request(...): the module by another name
-			"require('https')", `require("https")`, "require('http')", `require("http")`, "require('node:https')", `require("node:https")`, "require('tls')", "require('dgram')"}},
+			"require('https')", `require("https")`, "require('http')", `require("http")`, "require('node:https')", `require("node:https")`, "require('tls')", "require('dgram')",
+			// an MQTT or a WebSocket client publishing what it read
+			"require('mqtt')", `require("mqtt")`, "new websocket("}},
 	"php": {sock: []string{"fsockopen", "socket_create", "stream_socket_client"},
 		fetch: []string{"file_get_contents('http", "file_get_contents(\"http", "curl_exec", "fopen('http", "fopen(\"http", "file_get_contents($_",
 			"include 'http", "include \"http", "require 'http", "require \"http", "include('http", "include(\"http"},
