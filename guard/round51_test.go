@@ -614,3 +614,16 @@ func TestRound51ShellsPackagesImagers(t *testing.T) {
 		`node -e "const m=require('mqtt').connect('mqtt://localhost');m.on('connect',()=>{m.publish('test','hello');m.end()})"`,
 	})
 }
+
+// A feature flag switched or rolled out in production through the flag
+// service's API; the same change in staging, and reads, pass.
+func TestRound51FlagsInProduction(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -s -X PATCH "https://app.launchdarkly.com/api/v2/flags/shop/new-pricing" -H "Authorization: $LD" -H "Content-Type: application/json; domain-model=launchdarkly.semanticpatch" -d '{"environmentKey":"production","instructions":[{"kind":"turnFlagOn"}]}'`, CategorySystem, "flag-changed-in-production", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -s -X PATCH "https://app.launchdarkly.com/api/v2/flags/shop/new-pricing" -H "Authorization: $LD" -d '{"environmentKey":"staging","instructions":[{"kind":"turnFlagOn"}]}'`,
+		`curl -s "https://app.launchdarkly.com/api/v2/flags/shop/new-pricing?env=production" -H "Authorization: $LD"`,
+	})
+}

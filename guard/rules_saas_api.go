@@ -162,6 +162,27 @@ var saasAPIRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "flag-changed-in-production", Level: LevelHigh, Category: CategorySystem, Description: "switching or rolling out a feature flag in production through the flag service's API (every user gets the change at once)",
+		Suggestions: []string{"Change production flags through the release process, with a percentage rollout", "Try the change in a staging environment first"},
+		names:       httpClients,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			h, ok := readHTTPCall(c)
+			if !ok || h.method != "PATCH" && h.method != "PUT" && h.method != "POST" || !strings.Contains(h.url, "/flags/") && !strings.Contains(h.url, "/features/") {
+				return false, ""
+			}
+			b := compactJSON(h.body)
+			prod := strings.Contains(b, `"environmentkey":"production"`) || strings.Contains(b, `"environmentkey":"prod"`) ||
+				strings.Contains(h.url, "/environments/production") || strings.Contains(b, "/environments/production/")
+			if !prod {
+				return false, ""
+			}
+			for _, k := range [...]string{"turnflagon", "turnflagoff", "updatefallthroughvariation", "updatefallthroughwithallocation", "replacerules", "removerule", `"on"`, "rollout"} {
+				if strings.Contains(b, k) {
+					return true, h.method + " " + h.url + " in production"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "cli-alerting-silenced", Level: LevelHigh, Category: CategorySystem, Description: "silencing every monitor or alert, or switching a production feature flag or alert off, with a service's CLI",
 		Suggestions: []string{"Mute one monitor for a bounded time", "Change production flags through the release process"},
 		match: func(a *analysis, c *cmd) (bool, string) {
