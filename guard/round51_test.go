@@ -627,3 +627,33 @@ func TestRound51FlagsInProduction(t *testing.T) {
 		`curl -s "https://app.launchdarkly.com/api/v2/flags/shop/new-pricing?env=production" -H "Authorization: $LD"`,
 	})
 }
+
+// Device fleets through their clouds: every listed certificate revoked,
+// IoT audits switched off, a device's private key printed, a safety
+// interlock switched off, a production fleet pushed to, a device opened
+// to the internet, a fleet's secrets printed, a token that never
+// expires. One certificate's status, keys written to files, a staging
+// fleet and listings pass.
+func TestRound51DeviceFleets(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`aws iot list-certificates --query 'certificates[].certificateId' --output text | tr '\t' '\n' | xargs -I{} aws iot update-certificate --certificate-id {} --new-status REVOKED`, CategorySystem, "device-fleet-changed", LevelHigh},
+		{`aws iot update-account-audit-configuration --audit-check-configurations '{"DEVICE_CERTIFICATE_SHARED_CHECK":{"enabled":false}}'`, CategorySystem, "device-fleet-changed", LevelHigh},
+		{`aws iot create-keys-and-certificate --set-as-active --output json`, CategorySystem, "device-fleet-changed", LevelHigh},
+		{`aws iot-data update-thing-shadow --thing-name boiler-02 --payload '{"state":{"desired":{"safety_interlock":false}}}' out.json`, CategorySystem, "device-fleet-changed", LevelHigh},
+		{`az iot hub invoke-device-method -n hub -d conveyor-03 --method-name emergencyOverride --method-payload '{"disableInterlocks":true}'`, CategorySystem, "device-fleet-changed", LevelHigh},
+		{`balena push acme/production-gateways --source ./gateway`, CategorySystem, "device-fleet-changed", LevelHigh},
+		{`balena device public-url 4b1e9c0d77 --enable`, CategorySystem, "device-fleet-changed", LevelHigh},
+		{`balena envs --fleet acme/gateways --json`, CategorySystem, "device-fleet-changed", LevelHigh},
+		{`particle token create --never-expires`, CategorySystem, "device-fleet-changed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`aws iot describe-certificate --certificate-id abc123`,
+		`aws iot create-keys-and-certificate --set-as-active --certificate-pem-outfile dev.crt --public-key-outfile dev.pub --private-key-outfile dev.key`,
+		`aws iot-data get-thing-shadow --thing-name boiler-02 out.json`,
+		`balena push acme/staging-gateways --source ./gateway`,
+		`balena device public-url 4b1e9c0d77 --status`,
+		`balena envs --fleet acme/gateways`,
+		`particle token list`,
+	})
+}

@@ -165,6 +165,54 @@ var iotRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "device-fleet-changed", Level: LevelHigh, Category: CategorySystem, Description: "changing a device fleet through its cloud: every certificate revoked, auditing switched off, a device's private key printed, a safety interlock switched off, a production fleet pushed to or opened to the internet",
+		Suggestions: []string{"Change one device, named, through the fleet's reviewed rollout", "Keep interlocks and audits on; write keys to files only the device reads"},
+		names:       names("aws", "az", "balena", "particle"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			low := c.lowerArgs()
+			ops := plainWords(low)
+			j := strings.Join(ops, " ")
+			all := strings.Join(low, " ")
+			switch c.name {
+			case "aws":
+				switch {
+				case strings.HasPrefix(j, "iot update-certificate") && (c.xargs || c.pipe != nil && c.stage > 0) && hasAny(all, "revoked", "inactive"):
+					return true, "every listed device certificate revoked"
+				case strings.HasPrefix(j, "iot update-account-audit-configuration") && strings.Contains(strings.ReplaceAll(all, " ", ""), `"enabled":false`):
+					return true, "IoT audit checks switched off"
+				case strings.HasPrefix(j, "iot create-keys-and-certificate") && !optGiven(low, "--private-key-outfile") && !outputRedirected(c):
+					return true, "a device's private key printed"
+				case strings.HasPrefix(j, "iot-data update-thing-shadow") && interlockOff(all):
+					return true, "a device's safety interlock switched off"
+				}
+			case "az":
+				if strings.HasPrefix(j, "iot hub invoke-device-method") && (interlockOff(all) || hasAny(all, "override", "emergency")) {
+					return true, "a direct method overriding a device's safety"
+				}
+			case "balena":
+				switch {
+				case len(ops) > 1 && ops[0] == "push" && isProdName(ops[1]):
+					return true, "balena push to " + ops[1]
+				case strings.HasPrefix(j, "device public-url") && optGiven(low, "--enable"):
+					return true, "a device opened to the internet (public URL)"
+				case strings.HasPrefix(j, "tunnel") && strings.Contains(all, "0.0.0.0"):
+					return true, "a device's port tunnelled to every address"
+				case strings.HasPrefix(j, "envs") && optGiven(low, "--json") && shownOnTerminal(c):
+					return true, "a fleet's variables with their values printed"
+				}
+			case "particle":
+				if strings.HasPrefix(j, "token create") && optGiven(low, "--never-expires") {
+					return true, "an access token that never expires"
+				}
+			}
+			return false, ""
+		}},
+}
+
+// interlockOff reports a payload switching a safety interlock off.
+func interlockOff(s string) bool {
+	s = strings.ReplaceAll(s, " ", "")
+	return hasAny(s, `interlock":false`, `interlocks":true`, `interlock":0`, "disableinterlock", `safety":false`, `safety_enabled":false`)
 }
 
 // serialDevice reports a serial port: /dev/ttyUSB0, /dev/ttyACM1,
