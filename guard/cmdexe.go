@@ -1814,7 +1814,7 @@ func (ws *winState) cmdDel(c *cmd, args []word) {
 		dir := glob || cl == wpRoot || cl == wpHome || cl == wpWorkDir || (cl == wpSystem || cl == wpHomeSub || cl == wpOutside) && !strings.Contains(p[strings.LastIndexByte(p, '/')+1:], ".")
 		everything := !glob || strings.HasSuffix(s, "*") || strings.HasSuffix(s, "*.*")
 		if glob && winSourceFile(s) && (sw["s"] || strings.HasPrefix(path.Base(strings.ReplaceAll(s, `\`, "/")), "*.")) {
-			if cl == wpInside || cl == wpWorkDir {
+			if cl == wpWorkDir || cl == wpInside && ws.projectDelete(p+"/x.cs", true, true) != "" { // (not build output)
 				ws.emitWin(c, "win-delete-project", "every "+path.Base(strings.ReplaceAll(s, `\`, "/"))+" file under "+winNative(p))
 				continue
 			}

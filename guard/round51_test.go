@@ -657,3 +657,29 @@ func TestRound51DeviceFleets(t *testing.T) {
 		`particle token list`,
 	})
 }
+
+// The project's trained checkpoints, subtitles and transcripts are its
+// owner's data wherever they are deleted from (find, a Windows del); a
+// DVC experiment removed is lost. Clearing notebooks' outputs in place
+// stays routine, as earlier rounds decided.
+func TestRound51ProjectResults(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`find /work/project/models -name '*.ckpt' -delete`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`find /work/project/captions -name '*.srt' -newer /work/project/.last_export -delete`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`dvc exp remove lucid-rams dozy-jibe`, CategoryFileDelete, "ml-work-discarded", LevelModerate},
+	})
+	checkDanger(t, d, winCorpusContextFor("cmd"), []dangerCase{
+		{`del /q C:\work\project\transcripts\*.vtt`, CategoryFileDelete, "win-delete-project", LevelModerate},
+		{`del /q C:\work\project\data\*.csv`, CategoryFileDelete, "win-delete-project", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`find /work/project/build -name '*.ckpt' -delete`,
+		`jupyter nbconvert --clear-output --inplace notebooks/eda.ipynb`,
+		`dvc exp show`,
+		`mlflow gc --backend-store-uri sqlite:///mlflow.db`,
+	})
+	checkSafe(t, d, winCorpusContextFor("cmd"), []string{
+		`del /q C:\work\project\build\*.vtt`,
+	})
+}

@@ -1007,3 +1007,20 @@ var inPlaceRewriteRule = &rule{ID: "files-rewritten-in-place", Level: LevelHigh,
 	}}
 
 func init() { ruleSets = append(ruleSets, []*rule{inPlaceRewriteRule}) }
+
+// mlWorkDiscarded: a data scientist's experiments thrown away by DVC
+// (their parameters, metrics and outputs, kept nowhere else). Clearing
+// notebooks' outputs and purging a tracking store's deleted runs are
+// routine (earlier rounds' decision).
+var mlWorkDiscarded = &rule{ID: "ml-work-discarded", Level: LevelModerate, Category: CategoryFileDelete, Description: "removing a project's DVC experiments (their parameters, metrics and outputs are kept nowhere else)",
+	Suggestions: []string{"List the experiments first (dvc exp show) and keep the ones not yet compared", "Push the ones worth keeping (dvc exp push)"},
+	names:       names("dvc"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		ops := plainWords(c.lowerArgs())
+		if len(ops) > 1 && ops[0] == "exp" && (ops[1] == "remove" || ops[1] == "rm" || ops[1] == "gc") {
+			return true, "dvc exp " + ops[1]
+		}
+		return false, ""
+	}}
+
+func init() { ruleSets = append(ruleSets, []*rule{mlWorkDiscarded}) }

@@ -1358,8 +1358,12 @@ func winSourceFile(s string) bool {
 	if generatedCode(strings.ReplaceAll(l, `\`, "/")) {
 		return false // a code generator writes it again
 	}
-	for _, ext := range [...]string{".cs", ".ts", ".tsx", ".js", ".jsx", ".py", ".go", ".java", ".kt", ".rs", ".c", ".cpp", ".h", ".hpp",
-		".rb", ".php", ".swift", ".vue", ".svelte", ".sql", ".db", ".sqlite", ".mdf", ".ldf", ".md", ".tfstate", ".csproj", ".sln", ".ps1", ".fs", ".scala"} {
+	if i := strings.LastIndexByte(l, '.'); i >= 0 && !strings.ContainsAny(l[i+1:], `/\`) && sourceExts[l[i+1:]] {
+		return true // the sources and data people write, as the POSIX rules know them
+	}
+	// and what a Windows project keeps beside them: databases, state,
+	// solutions and documentation
+	for _, ext := range [...]string{".db", ".sqlite", ".mdf", ".ldf", ".md", ".tfstate", ".csproj", ".sln"} {
 		if strings.HasSuffix(l, ext) {
 			return true
 		}

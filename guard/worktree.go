@@ -1473,7 +1473,10 @@ var sourceExts = map[string]bool{"go": true, "py": true, "ts": true, "tsx": true
 	"rb": true, "php": true, "swift": true, "ex": true, "exs": true, "erl": true, "hs": true, "dart": true, "lua": true, "sql": true,
 	"proto": true, "vue": true, "svelte": true, "ipynb": true, "csv": true, "r": true, "jl": true, "tf": true, "ps1": true, "psm1": true,
 	"gd": true, "tscn": true, "tres": true, "uasset": true, "umap": true, "unity": true, "prefab": true, "storyboard": true, "xib": true,
-	"m": true, "mm": true, "kts": true, "xaml": true, "razor": true, "fs": true, "elm": true, "clj": true, "nim": true, "zig": true, "sol": true}
+	"m": true, "mm": true, "kts": true, "xaml": true, "razor": true, "fs": true, "elm": true, "clj": true, "nim": true, "zig": true, "sol": true,
+	// what training and transcription make and no build makes again:
+	// model checkpoints and weights, subtitles and transcripts
+	"ckpt": true, "safetensors": true, "pth": true, "srt": true, "vtt": true}
 
 // sourceGlob reports a name pattern that selects source files: *.py,
 // *.{ts,tsx}.
