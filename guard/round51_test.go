@@ -683,3 +683,17 @@ func TestRound51ProjectResults(t *testing.T) {
 		`del /q C:\work\project\build\*.vtt`,
 	})
 }
+
+// Point and Print's protections lifted through the registry; setting the
+// driver restriction on, and reading the key, pass.
+func TestRound51PointAndPrint(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, winCorpusContextFor("cmd"), []dangerCase{
+		{`reg add "HKLM\Software\Policies\Microsoft\Windows NT\Printers\PointAndPrint" /v NoWarningNoElevationOnInstall /t REG_DWORD /d 1 /f`, "", "", LevelHigh},
+		{`reg add "HKLM\Software\Policies\Microsoft\Windows NT\Printers\PointAndPrint" /v RestrictDriverInstallationToAdministrators /t REG_DWORD /d 0 /f`, "", "", LevelHigh},
+	})
+	checkSafe(t, d, winCorpusContextFor("cmd"), []string{
+		`reg add "HKLM\Software\Policies\Microsoft\Windows NT\Printers\PointAndPrint" /v RestrictDriverInstallationToAdministrators /t REG_DWORD /d 1 /f`,
+		`reg query "HKLM\Software\Policies\Microsoft\Windows NT\Printers\PointAndPrint"`,
+	})
+}

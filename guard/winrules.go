@@ -205,6 +205,9 @@ func regRule(class regClass) func(a *analysis, c *cmd) (bool, string) {
 		if class == regRDP && strings.TrimSpace(d) != "0" {
 			return false, ""
 		}
+		if strings.Contains(k, "/pointandprint") && strings.HasSuffix(k, "restrictdriverinstallationtoadministrators") && strings.TrimSpace(d) != "0" {
+			return false, "" // the restriction set: the protection on
+		}
 		return true, k
 	}
 }

@@ -1271,7 +1271,10 @@ func classifyRegKey(k string) regClass {
 		// virtualization-based security, Credential Guard, code integrity
 		// and the antimalware scan interface's providers
 		strings.Contains(k, "/control/deviceguard") || strings.Contains(k, "policies/microsoft/windows/deviceguard") ||
-		strings.Contains(k, "/control/ci/") || strings.Contains(k, "software/microsoft/amsi"):
+		strings.Contains(k, "/control/ci/") || strings.Contains(k, "software/microsoft/amsi") ||
+		// Point and Print's prompts and driver-install restriction (the
+		// PrintNightmare protections)
+		strings.Contains(k, "windows nt/printers/pointandprint"):
 		return regDefender
 	case strings.HasPrefix(k, "hklm/software/") && strings.Contains(k, "/powershell/1/shellids"),
 		strings.Contains(k, "policies/microsoft/windows/powershell"), // the policy's EnableScripts and ExecutionPolicy
