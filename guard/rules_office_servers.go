@@ -115,6 +115,12 @@ var officeServerRules = []*rule{
 				}
 			case "net":
 				ops := plainWords(low)
+				if len(ops) > 1 && ops[0] == "share" && hasAnyWord(low, "/delete", "/d") && c.remote {
+					// psexec \\FS01 net share Finance /delete: a file
+					// server's share taken away from its users (a share
+					// this machine made for the project is its own)
+					return true, "the network share " + ops[1] + " removed on another machine"
+				}
 				switch {
 				case len(ops) > 1 && ops[0] == "ads" && ops[1] == "leave":
 					return true, "the file server taken out of the domain"

@@ -3556,6 +3556,11 @@ func (a *analysis) userDataToShare(src, dst string) bool {
 	if databaseBackup(p) && isPublicIP(host) {
 		return true // a database's backup on a machine known only by its address
 	}
+	if isPublicIP(host) && strings.HasPrefix(src, `\\`) && !strings.HasPrefix(src, `\\?\`) && !strings.HasPrefix(src, `\\.\`) {
+		// \\fs01\hr$ copied to \\203.0.113.4\upload: a file server's share
+		// on a machine known only by its address
+		return true
+	}
 	if isPublicIP(host) && p != "" {
 		// anything of this machine (the project, a build's output, a
 		// profile's folder) on a machine known only by its address:
