@@ -221,6 +221,15 @@ var exfiltrationRules = []*rule{
 				// changes on a public page
 				return true, "gh gist create --public: " + c.in.what
 			}
+			if len(ops) >= 3 && ops[0].s == "gist" && ops[1].s == "create" && (hasWord(args, "--public") || hasWord(args, "-p")) && !hasWord(args, "-") {
+				// gh gist create --public exports/customers.csv: records on
+				// a public page
+				for _, w := range ops[2:] {
+					if dataExportFile(w.s) {
+						return true, "gh gist create --public " + w.s
+					}
+				}
+			}
 			if len(ops) < 2 || ops[0].s != "repo" || ops[1].s != "create" || !hasWord(args, "--public") {
 				return false, ""
 			}
@@ -4612,3 +4621,40 @@ var systemReportUploaded = &rule{ID: "system-report-uploaded", Level: LevelCriti
 	}}
 
 func init() { ruleSets = append(ruleSets, []*rule{systemReportUploaded}) }
+
+// dataOnWebRoot: a data export copied, moved or linked into the web
+// server's document root is served to anyone who asks for its name.
+var dataOnWebRoot = &rule{ID: "data-on-web-root", Level: LevelCritical, Category: CategoryExfiltration, Description: "putting a data export (customers, cards, a dump, a backup) into a web server's document root, where anyone can download it",
+	Suggestions: []string{"Share exports through the organisation's storage, with access control", "Serve a report without the records"},
+	names:       names("cp", "ln", "mv", "rsync", "install"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		ops := c.operands()
+		if len(ops) < 2 {
+			return false, ""
+		}
+		dst := ops[len(ops)-1].s
+		if !webRoot(dst) {
+			return false, ""
+		}
+		for _, w := range ops[:len(ops)-1] {
+			if dataExportFile(w.s) && !webRoot(w.s) {
+				return true, w.s + " into " + dst
+			}
+		}
+		if dataExportFile(dst) {
+			return true, dst
+		}
+		return false, ""
+	}}
+
+// webRoot reports a path under a web server's usual document roots.
+func webRoot(p string) bool {
+	for _, r := range [...]string{"/var/www/", "/usr/share/nginx/html", "/srv/www/", "/srv/http/", "/var/www"} {
+		if strings.HasPrefix(p, r) {
+			return true
+		}
+	}
+	return false
+}
+
+func init() { ruleSets = append(ruleSets, []*rule{dataOnWebRoot}) }
