@@ -731,3 +731,21 @@ func TestRound51RecordsPublished(t *testing.T) {
 		`ln -s /var/www/releases/42 /var/www/current`,
 	})
 }
+
+// Every row but a listed few updated (WHERE x NOT IN (...)); an ERP's
+// records deleted through its API; every module of a production ERP
+// database upgraded. A WHERE that narrows, a search, and a development
+// database's upgrade pass.
+func TestRound51ERPRecords(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`psql -h db.acme.io -c "UPDATE users SET disabled = true WHERE name NOT IN ('admin','guest')"`, CategoryDatabaseDestroy, "db-update-all", LevelHigh},
+		{`python3 -c "import xmlrpc.client as x;m=x.ServerProxy('https://erp.acme.io/xmlrpc/2/object');m.execute_kw('acme',2,'$K','res.partner','unlink',[[7,8]])"`, CategoryDatabaseDestroy, "erp-records-changed", LevelHigh},
+		{`odoo-bin -c /etc/odoo/odoo.conf -d acme_prod -u all --stop-after-init`, CategoryDatabaseDestroy, "erp-records-changed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`psql -h db.acme.io -c "UPDATE users SET disabled = true WHERE name NOT IN ('admin','guest') AND last_login < now() - interval '2 years'"`,
+		`python3 -c "import xmlrpc.client as x;m=x.ServerProxy('https://erp.acme.io/xmlrpc/2/object');print(m.execute_kw('acme',2,'$K','res.partner','search_count',[[]]))"`,
+		`odoo-bin -c odoo.conf -d acme_dev -u all --stop-after-init`,
+	})
+}

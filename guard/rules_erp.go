@@ -62,6 +62,28 @@ var erpRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "erp-records-changed", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "deleting an ERP's records through its API, or upgrading every module of a production database",
+		Suggestions: []string{"Archive records instead of deleting them, after a backup", "Upgrade modules on a copy of the database first"},
+		names:       names("python", "python3", "odoo-bin", "odoo"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "odoo-bin", "odoo":
+				// odoo-bin -d acme_prod -u all: every module upgraded on
+				// the live database
+				db, _ := optValue(args, "-d", "database")
+				if u, ok := optValue(args, "-u", "update"); ok && strings.EqualFold(u, "all") && isProdName(db) {
+					return true, "every module upgraded on " + db
+				}
+			default:
+				// xmlrpc execute_kw(DB, uid, key, 'res.partner', 'unlink', [ids])
+				code, ok := optValue(args, "-c", "")
+				if ok && strings.Contains(code, "execute_kw") && (strings.Contains(code, "'unlink'") || strings.Contains(code, `"unlink"`)) {
+					return true, "records deleted through the ERP's API (unlink)"
+				}
+			}
+			return false, ""
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, erpRules) }
