@@ -749,3 +749,18 @@ func TestRound51ERPRecords(t *testing.T) {
 		`odoo-bin -c odoo.conf -d acme_dev -u all --stop-after-init`,
 	})
 }
+
+// A sync with deletion into a bucket of kept copies (backups, archives,
+// a vault) deletes what the source no longer has; syncing a site or
+// without --delete passes.
+func TestRound51SyncIntoArchive(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`aws s3 sync s3://acme-db-backups/ s3://acme-db-backups-archive/ --delete`, CategoryCloudDestroy, "s3-sync-delete-production", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`aws s3 sync s3://acme-db-backups/ s3://acme-db-backups-archive/`,
+		`aws s3 sync ./dist s3://acme-site/ --delete`,
+		`aws s3 sync s3://acme-db-backups/ s3://acme-db-backups-archive/ --delete --dryrun`,
+	})
+}

@@ -265,6 +265,11 @@ var cloudDestroyRules = []*rule{
 			if isProdName(dest) {
 				return true, dest
 			}
+			if strings.Contains(dest, "://") && hasAny(lower(dest), "backup", "archive", "vault", "retention") {
+				// s3://acme-db-backups-archive/: the copies kept for a
+				// restore, deleted wherever the source lacks them
+				return true, dest
+			}
 			if strings.Contains(dest, ":") && sharedTarget([]word{lit(dest)}) {
 				// rclone sync ./tmp gdrive:Team/Shared: a team's folder made
 				// to match a local one, the rest of it deleted
