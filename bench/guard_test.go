@@ -56,14 +56,14 @@ func corpusCommands(b *testing.B) []corpusLine {
 }
 
 // lastRound is what BenchmarkGuardDecisions measured with the previous
-// round's rules (round 49's final build, alternated with round 50's on a
-// quiet two-core machine, both on round 50's corpus): 55,442 and 54,365
-// decisions/s, p99 87.9 and 90.0 µs (the better run's figure below).
-// Round 50's final build measured 56,100 and 55,505 (p99 85.3 and
-// 85.8 µs) in the same runs, and 97,600 and 98,100 with one goroutine
-// per core. Older rounds' figures (90,200 at best on the fifth round's
-// smaller rule set) are in the git history.
-const lastRound = "55,442 decisions/s, p99 88µs"
+// round's rules (round 50's final build, alternated seven times with
+// round 51's on the same two-core machine, both on round 51's corpus):
+// 48,497 to 52,109 decisions/s, the median run 50,573 with p99 94.5 µs
+// (below). Round 51's final build measured 46,041 to 52,886 in the same
+// runs (median 49,176, p99 99.2 µs), and 83,950 to 93,173 with one
+// goroutine per core for both. Older rounds' figures are in the git
+// history.
+const lastRound = "50,573 decisions/s, p99 94µs"
 
 // BenchmarkGuardDecisions: firewall decisions per second on one goroutine
 // over the whole corpus, and the p99 latency of one decision.
