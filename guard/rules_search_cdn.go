@@ -15,9 +15,6 @@ var searchCDNRules = []*rule{
 		Suggestions: []string{"Purge the URLs that changed; ban by a narrow pattern", "Run Curator with --dry-run first; change index settings through the reviewed configuration"},
 		names:       append(names("curator_cli", "curator", "algolia", "varnishadm", "fastly"), httpClients...),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if httpClientNames[c.name] {
-				return searchAPIChange(c)
-			}
 			args := c.args()
 			low := c.lowerArgs()
 			ops := plainWords(low)
@@ -66,20 +63,14 @@ var searchCDNRules = []*rule{
 				if len(ops) > 1 && ops[0] == "backend" && ops[1] == "delete" {
 					return true, "a Fastly service's origin removed"
 				}
+			default: // an HTTP client
+				return searchAPIChange(c)
 			}
 			return false, ""
 		}},
 }
 
 func init() { ruleSets = append(ruleSets, searchCDNRules) }
-
-var httpClientNames = func() map[string]bool {
-	m := map[string]bool{}
-	for _, n := range httpClients {
-		m[n] = true
-	}
-	return m
-}()
 
 // searchAPIChange reads a raw call to a live Meilisearch that deletes an
 // index's documents or mints a key allowed everything (Elasticsearch's
