@@ -109,8 +109,8 @@ var iotRules = []*rule{
 			switch c.name {
 			case "mosquitto_sub":
 				if optGiven(low, "--remove-retained") {
-					h, _ := optValue(args, "-h", "host")
-					if h != "" && !isLocalHost(h) || h == "" && hasAnyFold(a.src, "prod") {
+					// (without -h: the broker on this machine)
+					if h, _ := optValue(args, "-h", "host"); h != "" && !isLocalHost(h) {
 						return true, "retained messages deleted on " + h
 					}
 				}
