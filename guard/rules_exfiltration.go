@@ -28,6 +28,9 @@ func (a *analysis) personalFilesAway(srcs []word, dest, cwd string) (bool, strin
 			host = h
 		}
 	}
+	// mydropbox:Personal/work, gdrive-personal:: a storage remote named
+	// for someone's own account
+	personal := !strings.Contains(dest, "://") && strings.Contains(dest, ":") && (hasAny(lower(dest), "personal", "private") || strings.HasPrefix(lower(dest), "my"))
 	for _, w := range srcs {
 		p := a.absPath(strings.TrimSuffix(strings.ReplaceAll(w.s, `\`, "/"), "/"), cwd)
 		if p == "" {
@@ -35,6 +38,9 @@ func (a *analysis) personalFilesAway(srcs []word, dest, cwd string) (bool, strin
 		}
 		if p == a.home || p == "/" {
 			return true, "the whole " + w.s + " copied to " + dest
+		}
+		if personal && !strings.Contains(w.s, ":") && (serverDataPath(p) || a.inWork(p) && !underGenerated(p[len(a.workDir):])) {
+			return true, w.s + " copied to a personal account (" + dest + ")"
 		}
 		if !isPublicIP(host) {
 			continue
@@ -1826,7 +1832,13 @@ var exfiltrationRules = []*rule{
 				// every operand but the last is a source; the last is
 				// elsewhere (host:path, remote:path)
 				ops := c.operands()
+				if c.name == "scp" {
+					ops = posArgs(c.args(), optSpec{short: "cFiJloPS"}) // (-P 2222: a port)
+				}
 				if c.name == "rclone" {
+					// (--transfers 8, --bwlimit 10M: values, not paths)
+					ops = posArgs(c.args(), optSpec{long: []string{"transfers", "checkers", "bwlimit", "max-age", "min-age", "include", "exclude", "filter",
+						"config", "log-file", "backup-dir", "max-size", "min-size", "retries", "tpslimit", "order-by", "log-level", "max-transfer"}})
 					if len(ops) < 3 || ops[0].s != "copy" && ops[0].s != "sync" && ops[0].s != "copyto" {
 						return false, ""
 					}

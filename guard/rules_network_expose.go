@@ -330,13 +330,27 @@ var networkExposeRules = []*rule{
 					return true, c.base + " -nolocalhostonly"
 				}
 				return false, ""
+			case "ffmpeg":
+				// ffmpeg ... -listen 1 rtmp://0.0.0.0:1935/live/x: the stream
+				// served to anyone who connects
+				if !hasWord(args, "-listen") {
+					return false, ""
+				}
+				for _, w := range args {
+					if l := lower(w.s); strings.Contains(l, "://0.0.0.0:") || strings.Contains(l, "://[::]:") {
+						return true, "ffmpeg -listen " + w.s
+					}
+				}
+				return false, ""
 			case "socat":
 				// socat TCP-LISTEN:4000,fork FILE:/dev/ttyUSB0: a device
-				// or a shell on a port of every address (no bind=)
+				// or a shell on a port of every address (no bind=); a PLC's
+				// Modbus port relayed there is the plant's controller for
+				// anyone
 				if ops := c.operands(); len(ops) == 2 {
 					l, r := lower(ops[0].s), lower(ops[1].s)
 					if (strings.HasPrefix(l, "tcp-listen:") || strings.HasPrefix(l, "tcp4-listen:") || strings.HasPrefix(l, "tcp6-listen:")) && !strings.Contains(l, "bind=") && !strings.Contains(l, "range=") &&
-						(strings.Contains(r, "/dev/") || strings.HasPrefix(r, "exec:") || strings.HasPrefix(r, "system:")) {
+						(strings.Contains(r, "/dev/") || strings.HasPrefix(r, "exec:") || strings.HasPrefix(r, "system:") || strings.HasPrefix(r, "tcp:") && (strings.HasSuffix(r, ":502") || strings.HasSuffix(r, ":102") || strings.HasSuffix(r, ":44818"))) {
 						return true, "socat " + ops[0].s + " " + ops[1].s
 					}
 				}
