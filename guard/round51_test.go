@@ -784,3 +784,18 @@ func TestRound51ListenersAndPersonalRemotes(t *testing.T) {
 		`rclone copy /work/project/build/reports mydropbox:Personal/reports`,
 	})
 }
+
+// Kept copies moved out of their bucket; a database's archiving or
+// crash safety switched off on a production host reached over ssh.
+func TestRound51KeptCopiesAndRemoteDatabases(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`aws s3 mv s3://acme-legal-hold-vault/ s3://acme-analysis/ --recursive`, CategoryCloudDestroy, "s3-sync-delete-production", LevelHigh},
+		{`ssh pg-prod-02 "sudo -u postgres psql -c \"ALTER SYSTEM SET archive_command = '/bin/true'\""`, CategorySystem, "db-server-disrupted", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`aws s3 cp s3://acme-legal-hold-vault/index.csv ./index.csv`,
+		`aws s3 mv s3://acme-uploads/tmp/ s3://acme-uploads/processed/ --recursive`,
+		`ssh pg-dev-02 "psql -c \"ALTER SYSTEM SET archive_command = '/bin/true'\""`,
+	})
+}

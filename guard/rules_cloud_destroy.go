@@ -235,7 +235,7 @@ var cloudDestroyRules = []*rule{
 			// state rm, or an old state pushed over the current one
 			return len(ops) > 1 && ops[0].s == "state" && (ops[1].s == "rm" || ops[1].s == "delete" || ops[1].s == "push" && (hasWord(c.args(), "-force") || hasWord(c.args(), "--force"))), ""
 		}},
-	{ID: "s3-sync-delete-production", prodAware: true, Level: LevelHigh, Category: CategoryCloudDestroy, Description: "syncing with deletion into a production bucket or a shared drive, or from a directory just made empty",
+	{ID: "s3-sync-delete-production", prodAware: true, Level: LevelHigh, Category: CategoryCloudDestroy, Description: "syncing with deletion into a production bucket, a shared drive or a bucket of kept copies, or from a directory just made empty; moving kept copies out of their bucket",
 		Suggestions: []string{"Run with --dryrun first", "Sync without --delete"}, names: names("aws", "gsutil", "rclone", "s3cmd", "azcopy", "mc", "mcli"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
@@ -247,10 +247,16 @@ var cloudDestroyRules = []*rule{
 			case "mc", "mcli":
 				deletes = hasWord(args, "--remove")
 			}
+			ops := c.operands()
+			if c.name == "aws" && len(ops) > 2 && ops[0].s == "s3" && ops[1].s == "mv" && hasWord(args, "--recursive") && !hasWord(args, "--dryrun") &&
+				hasAny(lower(ops[2].s), "backup", "archive", "vault", "retention", "legal-hold") {
+				// aws s3 mv s3://acme-legal-hold-vault/ ... --recursive: the
+				// kept copies taken out of their bucket
+				return true, "every object moved out of " + ops[2].s
+			}
 			if !deletes || hasWord(args, "--dryrun") || hasWord(args, "--dry-run") || hasWord(args, "-n") {
 				return false, ""
 			}
-			ops := c.operands()
 			switch {
 			case c.name == "aws" && (len(ops) < 2 || ops[0].s != "s3" || ops[1].s != "sync"),
 				c.name == "rclone" && (len(ops) == 0 || ops[0].s != "sync"),

@@ -449,7 +449,8 @@ var systemRules = []*rule{
 			if s == nil || s.serverStopped == "" || a.testScoped(c) || localDevScoped(c) {
 				return false, ""
 			}
-			if !touchesProduction(c) && !namesOtherServer(c) && !connectionFromVariable(c) {
+			// (ssh pg-prod-02 "psql -c ...": run on a production host)
+			if !touchesProduction(c) && !namesOtherServer(c) && !connectionFromVariable(c) && a.prodTarget == 0 {
 				return false, ""
 			}
 			return true, s.serverStopped
