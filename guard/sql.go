@@ -557,6 +557,13 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 					s.serverStopped = "DEBUG " + f[1]
 				}
 
+			case "MIGRATE":
+				// MIGRATE host port key db timeout: the key moved to
+				// another server (and deleted here), one known only by
+				// its address
+				if len(f) > 1 && isPublicIP(f[1]) {
+					s.serverExport = "MIGRATE to " + f[1]
+				}
 			case "DEL", "UNLINK":
 				// keys fed in by xargs (from a --scan of a pattern) on a
 				// server elsewhere: every key found is deleted
