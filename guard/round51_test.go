@@ -812,3 +812,22 @@ func TestRound51RedisMigrate(t *testing.T) {
 		`redis-cli -h redis-1.acme.io GET session:42`,
 	})
 }
+
+// A BitLocker recovery key's value asked of Graph and shown; a chat
+// workspace's messages or files bulk-deleted. Listing the keys' ids and
+// slack-cleaner's dry run pass.
+func TestRound51RecoveryKeysAndChatHistory(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, winCorpusContextFor("powershell"), []dangerCase{
+		{`Get-MgInformationProtectionBitlockerRecoveryKey -BitlockerRecoveryKeyId $keyId -Property key | Select-Object -ExpandProperty Key`, CategoryExfiltration, "win-cmdlet-secret-shown", LevelHigh},
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`slack-cleaner --token "$SLACK_TOKEN" --file --user "*" --perform`, CategoryCloudDestroy, "chat-history-purged", LevelHigh},
+	})
+	checkSafe(t, d, winCorpusContextFor("powershell"), []string{
+		`Get-MgInformationProtectionBitlockerRecoveryKey -All | Select-Object Id, DeviceId`,
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`slack-cleaner --token "$SLACK_TOKEN" --file --user "*"`,
+	})
+}

@@ -162,6 +162,13 @@ var saasAPIRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "chat-history-purged", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "bulk-deleting a chat workspace's messages or files (slack-cleaner --perform): the team's history gone",
+		Suggestions: []string{"Run without --perform to see what it would delete", "Delete one channel's messages of one user, after the team agrees"},
+		names:       names("slack-cleaner", "slack_cleaner"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// without --perform it only lists what it would delete
+			return hasWord(c.args(), "--perform"), c.name + " --perform"
+		}},
 	{ID: "flag-changed-in-production", Level: LevelHigh, Category: CategorySystem, Description: "switching or rolling out a feature flag in production through the flag service's API (every user gets the change at once)",
 		Suggestions: []string{"Change production flags through the release process, with a percentage rollout", "Try the change in a staging environment first"},
 		names:       httpClients,

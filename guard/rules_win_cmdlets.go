@@ -123,7 +123,11 @@ var winCmdletRules = []*rule{
 			for _, k := range [...]string{"secret", "key", "password", "credential", "token", "connectionstring"} {
 				secretNoun = secretNoun || strings.Contains(noun, k)
 			}
-			if !secretNoun || !hasSw(args, "asplaintext", "plaintext", "reveal", "showsecret", "showvalue", "decrypt", "withdecryption", "includevalue", "unmask") {
+			// Get-MgInformationProtectionBitlockerRecoveryKey -Property key:
+			// Graph returns a recovery key's value only when asked for it
+			asked := hasSw(args, "asplaintext", "plaintext", "reveal", "showsecret", "showvalue", "decrypt", "withdecryption", "includevalue", "unmask") ||
+				strings.Contains(noun, "recoverykey") && hasSw(args, "property") && slicesContains(args, "key")
+			if !secretNoun || !asked {
 				return false, ""
 			}
 			src := a.srcLow()
