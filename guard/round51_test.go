@@ -831,3 +831,15 @@ func TestRound51RecoveryKeysAndChatHistory(t *testing.T) {
 		`slack-cleaner --token "$SLACK_TOKEN" --file --user "*"`,
 	})
 }
+
+// A device fleet's login password given on the command line; reading it
+// from a prompt passes.
+func TestRound51FleetLoginPassword(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`mender-cli login --server https://hosted.mender.io --username ops@acme.io --password 'Xr7!pQ2m#Lw9'`, CategoryExfiltration, "password-on-command-line", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`mender-cli login --server https://hosted.mender.io --username ops@acme.io`,
+	})
+}

@@ -544,7 +544,7 @@ var secretPlacementRules = []*rule{
 		}},
 	{ID: "password-on-command-line", Level: LevelHigh, Category: CategoryExfiltration, Description: "giving a registry's or a hosted account's password on the command line (it shows in the process list and the shell's history)",
 		Suggestions: []string{"Pipe it in: echo \"$PASSWORD\" | docker login -u USER --password-stdin REGISTRY", "Use a credential helper, the keychain (@keychain:NAME) or a variable"},
-		names:       names("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "xcrun", "altool", "notarytool", "steamcmd", "swaks"),
+		names:       names("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "xcrun", "altool", "notarytool", "steamcmd", "swaks", "mender-cli"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
