@@ -4661,8 +4661,8 @@ var dataOnWebRoot = &rule{ID: "data-on-web-root", Level: LevelCritical, Category
 
 // webRoot reports a path under a web server's usual document roots.
 func webRoot(p string) bool {
-	for _, r := range [...]string{"/var/www/", "/usr/share/nginx/html", "/srv/www/", "/srv/http/", "/var/www"} {
-		if strings.HasPrefix(p, r) {
+	for _, r := range [...]string{"/var/www", "/usr/share/nginx/html", "/srv/www", "/srv/http"} {
+		if p == r || strings.HasPrefix(p, r+"/") {
 			return true
 		}
 	}
