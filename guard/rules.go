@@ -31,6 +31,9 @@ type rule struct {
 	// it more precisely (a drop site's upload of credentials is the
 	// credentials' leak).
 	fallback bool
+	// partial rules judge one kind of a program's deletes only: the
+	// generic clients' rules still judge the rest of what it deletes.
+	partial bool
 }
 
 var (
@@ -70,6 +73,9 @@ func initRules() {
 				}
 				for _, n := range r.names {
 					rulesByName[n] = append(rulesByName[n], r)
+					if r.partial {
+						continue
+					}
 					switch r.Category {
 					case CategoryCloudDestroy, CategoryDatabaseDestroy, CategoryContainerDestroy, CategoryFileDelete, CategoryGitDestroy:
 						ownsDestroy[n] = true

@@ -45,6 +45,34 @@ var erpRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "crm-records-deleted", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "running anonymous Apex that deletes records in a Salesforce org that is not a scratch or sandbox org",
+		Suggestions: []string{"Run the script against a scratch org or sandbox first", "Export the records (sf data export) before deleting them in production"},
+		names:       names("sf", "sfdx"),
+		partial:     true, // sf data delete stays with the generic clients' rules
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := plainWords(c.lowerArgs())
+			if len(ops) < 2 || !(ops[0] == "apex" && ops[1] == "run" || ops[0] == "force:apex:execute") {
+				return false, ""
+			}
+			if ops[0] == "apex" && len(ops) > 2 && ops[2] == "test" {
+				return false, ""
+			}
+			org, ok := optValue(args, "-o", "target-org", "targetusername")
+			if !ok {
+				org, ok = optValue(args, "-u", "")
+			}
+			if ok && scratchName(org) {
+				return false, ""
+			}
+			if c.in.kind != flowText || !apexDeletes(c.in.text) {
+				return false, ""
+			}
+			if !ok {
+				org = "the default org"
+			}
+			return true, "anonymous Apex deleting records in " + org
+		}},
 	{ID: "wallet-secret-shown", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing a password an Oracle wallet or SAP's secure store keeps",
 		Suggestions: []string{"List the entries' names only (mkstore -list)", "Let the application read the wallet itself"},
 		names:       names("mkstore", "rsecssfx"),
@@ -87,3 +115,19 @@ var erpRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, erpRules) }
+
+// apexDeletes reports Apex that deletes records: a delete statement
+// (delete [SELECT …]; delete accounts;) or Database.delete.
+func apexDeletes(src string) bool {
+	l := strings.ToLower(src)
+	if strings.Contains(l, "database.delete(") || strings.Contains(l, "database.emptyrecyclebin(") {
+		return true
+	}
+	for _, stmt := range strings.FieldsFunc(l, func(r rune) bool { return r == ';' || r == '{' || r == '}' || r == '\n' }) {
+		f := strings.Fields(stmt)
+		if len(f) > 1 && f[0] == "delete" {
+			return true
+		}
+	}
+	return false
+}

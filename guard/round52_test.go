@@ -1,0 +1,24 @@
+package guard
+
+import "testing"
+
+// Anonymous Apex that deletes records (a delete statement or
+// Database.delete) run in an org that is not a scratch org or sandbox;
+// sf data delete stays judged by the clients' rule. Apex that only
+// reads, tests and a scratch org's deletes pass.
+func TestRound52SalesforceApexDeletes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo "delete [SELECT Id FROM Lead WHERE CreatedDate < LAST_YEAR];" | sf apex run --target-org acme-prod`, CategoryDatabaseDestroy, "crm-records-deleted", LevelCritical},
+		{`echo 'List<Case> c = [SELECT Id FROM Case]; Database.delete(c, false);' | sfdx force:apex:execute -u ops@acme.com`, CategoryDatabaseDestroy, "crm-records-deleted", LevelCritical},
+		{`printf 'delete old;\n' | sf apex run`, CategoryDatabaseDestroy, "crm-records-deleted", LevelCritical},
+		{`sf data delete bulk --sobject Contact --file contacts.csv --target-org acme-prod`, CategoryCloudDestroy, "cli-destroy-durable", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`echo "System.debug([SELECT COUNT() FROM Lead]);" | sf apex run --target-org acme-prod`,
+		`echo "delete [SELECT Id FROM Lead];" | sf apex run --target-org feature-scratch`,
+		`echo "delete [SELECT Id FROM Lead];" | sf apex run -o qa-sandbox`,
+		`sf apex run test --target-org acme-prod --tests DeleteServiceTest`,
+		`sf data delete bulk --sobject Account --file data/seed.csv --target-org atlas-scratch`,
+	})
+}
