@@ -22,3 +22,22 @@ func TestRound52SalesforceApexDeletes(t *testing.T) {
 		`sf data delete bulk --sobject Account --file data/seed.csv --target-org atlas-scratch`,
 	})
 }
+
+// A document deleted or emptied on another drive or a file share (a
+// spreadsheet, a PDF, a CSV export) is the user's work, as on a POSIX
+// server's data folder; a temporary folder's copy and a log pass.
+func TestRound52WindowsDocumentsOutside(t *testing.T) {
+	d := NewDetector(Options{})
+	ctx := Context{WorkDir: `C:\work\project`, Shell: ShellPowerShell}
+	checkDanger(t, d, ctx, []dangerCase{
+		{`Remove-Item D:\Finance\budget-2025.xlsx`, CategoryFileDelete, "win-delete-outside", LevelHigh},
+		{`Clear-Content -Path '\\fs01\Legal\ChainOfCustody\custody-log-2024.csv'`, CategoryFileDelete, "win-delete-outside", LevelHigh},
+		{`Remove-Item -LiteralPath E:\Contracts\acme-msa-signed.pdf`, CategoryFileDelete, "win-delete-outside", LevelHigh},
+	})
+	checkSafe(t, d, ctx, []string{
+		`Remove-Item C:\Temp\export.csv`,
+		`Remove-Item .\reports\summary.pdf`,
+		`Clear-Content D:\Logs\app.log`,
+		`Get-Item D:\Finance\budget-2025.xlsx`,
+	})
+}

@@ -1255,10 +1255,12 @@ func (ws *winState) winDeleteAbs(c *cmd, p string, recursive, contents, filtered
 	case wpHistory:
 		id = "win-history-delete"
 	case wpHomeSub, wpSystemSub, wpOutside, wpWorkDir:
-		if wide || devDatabaseFile(path.Base(p)) || signingKeystore(p) || cl == wpHomeSub && (a.winUserDocument(p) || a.winUserConfig(p)) || vmDiskFile(p) {
-			// a whole folder, or an app's database, a signing key or a
-			// virtual machine's disk (WSL's ext4.vhdx): what the user
-			// made and cannot build again
+		if wide || devDatabaseFile(path.Base(p)) || signingKeystore(p) || cl == wpHomeSub && (a.winUserDocument(p) || a.winUserConfig(p)) || vmDiskFile(p) ||
+			cl == wpOutside && !winTempPath(p) && officeDocument(p) {
+			// a whole folder, or an app's database, a signing key, a
+			// virtual machine's disk (WSL's ext4.vhdx) or a document on
+			// another drive or a share: what the user made and cannot
+			// build again
 			id = "win-delete-outside"
 		}
 	case wpInside:
@@ -1320,6 +1322,19 @@ func (a *analysis) winUserDocument(p string) bool {
 		return true
 	}
 	return strings.HasPrefix(top, "onedrive - ")
+}
+
+// officeDocuments are the extensions of what people write and keep:
+// spreadsheets, documents, slides, PDFs, CSV exports, Access databases,
+// mail archives and accounting company files.
+var officeDocuments = map[string]bool{"xlsx": true, "xls": true, "xlsm": true, "docx": true, "doc": true, "pptx": true, "ppt": true,
+	"pdf": true, "csv": true, "accdb": true, "mdb": true, "pst": true, "odt": true, "ods": true, "qbw": true, "qbb": true, "vsdx": true}
+
+// officeDocument reports a normal-form path naming such a document.
+func officeDocument(p string) bool {
+	b := path.Base(p)
+	i := strings.LastIndexByte(b, '.')
+	return i > 0 && officeDocuments[b[i+1:]]
 }
 
 // regenerable are folders a project can rebuild: deleting them is routine.
