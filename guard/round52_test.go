@@ -41,3 +41,20 @@ func TestRound52WindowsDocumentsOutside(t *testing.T) {
 		`Get-Item D:\Finance\budget-2025.xlsx`,
 	})
 }
+
+// auth0 api delete PATH: a tenant's connection (every user signing in
+// through it) or user deleted; auth0 api put guardian/policies '[]':
+// multi-factor no longer required. Reads and a development tenant pass.
+func TestRound52Auth0RawAPI(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`auth0 api delete "connections/con_8aZx2LqP9rTmW4vK"`, CategoryCloudDestroy, "identity-api-delete", LevelHigh},
+		{`auth0 api delete users/auth0%7C65f1c2 --tenant acme.eu.auth0.com`, CategoryCloudDestroy, "identity-api-delete", LevelHigh},
+		{`auth0 api put "guardian/policies" --data '[]'`, CategorySystem, "api-security-setting-off", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`auth0 api get "connections?strategy=auth0"`,
+		`auth0 api delete "connections/con_1" --tenant acme-dev.eu.auth0.com`,
+		`auth0 api put "guardian/policies" --data '["all-applications"]'`,
+	})
+}

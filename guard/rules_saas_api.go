@@ -110,6 +110,9 @@ var saasAPIRules = []*rule{
 			if k := securityKeyOff(url, body); k != "" {
 				return true, method + " " + url + " " + k
 			}
+			if strings.HasSuffix(url, "guardian/policies") && strings.ReplaceAll(body, " ", "") == "[]" {
+				return true, method + " " + url + " [] (multi-factor no longer required)"
+			}
 			if a := edrReleaseAction(url, body); a != "" {
 				return true, method + " " + url + " (" + a + ")"
 			}
@@ -161,6 +164,20 @@ var saasAPIRules = []*rule{
 				return true, h.method + " " + h.url
 			}
 			return false, ""
+		}},
+	{ID: "identity-api-delete", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting an identity tenant's objects through its CLI's raw API call (auth0 api delete): connections, users, applications",
+		Suggestions: []string{"Delete through the dashboard, after checking which applications use it", "Try it on a development tenant first"},
+		names:       names("auth0"),
+		partial:     true, // auth0's own delete commands stay the clients' rules'
+		match: func(a *analysis, c *cmd) (bool, string) {
+			method, url, _, ok := apiCallParts(c)
+			if !ok || method != "DELETE" {
+				return false, ""
+			}
+			if t, ok := optValue(c.args(), "", "tenant"); ok && scratchName(t) {
+				return false, ""
+			}
+			return true, "auth0 api delete " + url
 		}},
 	{ID: "chat-history-purged", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "bulk-deleting a chat workspace's messages or files (slack-cleaner --perform): the team's history gone",
 		Suggestions: []string{"Run without --perform to see what it would delete", "Delete one channel's messages of one user, after the team agrees"},
