@@ -58,3 +58,19 @@ func TestRound52Auth0RawAPI(t *testing.T) {
 		`auth0 api put "guardian/policies" --data '["all-applications"]'`,
 	})
 }
+
+// A DELETE sent to a machine named in the site's .local domain deletes
+// on that machine, not on a developer's scratch server (a private
+// address stays the developer's own network, as decided before).
+func TestRound52SiteNetworkDeletes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -s -u orthanc:$PW -X DELETE https://pacs-orthanc.hosp.local/patients/0946fcb6`, CategoryCloudDestroy, "http-delete-remote", LevelHigh},
+		{`Invoke-RestMethod -Method Delete -Uri "https://pacs.hosp.local/dcm4chee-arc/rs/studies/1.2.840.1"`, CategoryCloudDestroy, "http-delete-remote", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -X DELETE http://localhost:8042/patients/0946fcb6`,
+		`curl -X DELETE http://127.0.0.1:7700/indexes/test-orders`,
+		`curl -s https://pacs-orthanc.hosp.local/patients/0946fcb6`,
+	})
+}

@@ -434,6 +434,9 @@ func skipsConfirm(args []word) bool {
 // for a real one in a name.
 var exampleDomain = regexp.MustCompile(`\.example(\.(com|net|org))?\b|\bexample\.(com|net|org)\b`)
 
+// localDomain matches a host name's .local suffix.
+var localDomain = regexp.MustCompile(`\.local([/:'"\s]|$)`)
+
 func scratchName(s string) bool {
 	l := strings.ReplaceAll(lower(s), "%2f", "/")
 	if strings.Contains(l, "example") {
@@ -445,6 +448,11 @@ func scratchName(s string) bool {
 		// qa-shared, shared-test-db: others use it too; libs-release-local:
 		// what was released
 		return false
+	}
+	if strings.Contains(l, ".local") {
+		// pacs.hosp.local, fs01.corp.local: a machine of the site's own
+		// network (an mDNS or directory domain), not this machine's
+		l = localDomain.ReplaceAllString(l, "$1")
 	}
 	for _, m := range [...]string{"test", "tmp", "temp", "scratch", "sandbox", "preview", "dummy", "example", "demo", "ephemeral", "throwaway", "local"} {
 		if strings.Contains(l, m) {
