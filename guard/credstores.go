@@ -33,6 +33,7 @@ var homeCredentialStores = []credentialStore{
 	{".fastlane/spaceship/", "App Store sessions"}, {".expo/state.json", "the build service's login"},
 	{".android/adbkey", "the device debugging key"},
 	// object storage and data platforms
+	{".borg-passphrase", "the backup repository's passphrase"}, {".config/borg/passphrase", "the backup repository's passphrase"},
 	{".config/rclone/rclone.conf", "storage remotes' keys"}, {".config/restic/", "the backup repository's password"}, {".s3cfg", "storage keys"}, {".mc/config.json", "storage keys"},
 	{".boto", "storage keys"}, {".databrickscfg", "data platform tokens"}, {".snowsql/config", "warehouse logins"},
 	{".dbt/profiles.yml", "warehouse logins"}, {".kaggle/kaggle.json", "an API key"}, {".cache/huggingface/token", "an API token"}, {".cache/huggingface/stored_tokens", "API tokens"},
@@ -49,6 +50,9 @@ var homeCredentialStores = []credentialStore{
 	{".config/Bitwarden CLI/", "the password vault"}, {".op/", "the password manager's sessions"}, {".doppler/", "secrets manager tokens"},
 	{".infisical/", "secrets manager tokens"}, {".config/rbw/", "the password vault"},
 	// clouds and hosting
+	{".edgerc", "CDN API credentials"}, {".config/fastly/config.toml", "CDN API tokens"}, {".wrangler/config/default.toml", "the edge platform's login"},
+	{".config/.wrangler/config/default.toml", "the edge platform's login"}, {".acme.sh/account.conf", "DNS providers' API keys"},
+	{".cloginrc", "network devices' logins"},
 	{".aliyun/", "cloud keys"}, {".tccli/", "cloud keys"}, {".config/scw/", "cloud keys"}, {".vultr-cli.yaml", "cloud keys"},
 	{".config/vultr-cli.yaml", "cloud keys"}, {".config/exoscale/", "cloud keys"}, {".ovh.conf", "cloud keys"},
 	{".config/argocd/", "a deployment token"}, {".talos/", "cluster keys"}, {".minikube/", "cluster keys"},

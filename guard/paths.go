@@ -1471,6 +1471,14 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		return "credentials (" + s + ")", true
 	}
 	switch strings.ToLower(base) {
+	case "mirth.properties", "orthanc.json", "airflow.cfg", "config.php", "superset_config.py":
+		// an installed server's settings: its database password, admin
+		// logins and keys (the project's own copy is its to read)
+		if !a.inWork(p) && (base != "config.php" || strings.HasPrefix(p, "/var/www/") || strings.HasPrefix(p, "/srv/")) {
+			return "a server's passwords and keys (" + s + ")", true
+		}
+	}
+	switch strings.ToLower(base) {
 	case "export_credentials.cfg", "p4tickets.txt", ".p4tickets", "p4tickets":
 		// Godot's export keystore passwords; Perforce's login tickets
 		return "credentials (" + s + ")", true

@@ -74,3 +74,28 @@ func TestRound52SiteNetworkDeletes(t *testing.T) {
 		`curl -s https://pacs-orthanc.hosp.local/patients/0946fcb6`,
 	})
 }
+
+// Stored logins of network, CDN, DNS and backup tools (RANCID's
+// .cloginrc, Akamai's .edgerc, acme.sh's account.conf, a borg
+// passphrase) and installed servers' settings
+// (mirth.properties, orthanc.json, airflow.cfg, a web root's config.php)
+// shown; plain settings picked by name, and the project's own copies,
+// pass.
+func TestRound52ToolAndServerSecrets(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`cat ~/.cloginrc`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`grep -A4 '\[default\]' ~/.edgerc`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`grep -E '^SAVED_(CF|GD)_' ~/.acme.sh/account.conf`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`sudo cat /root/.borg-passphrase`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`cat /var/www/moodle/config.php`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`grep -E 'database\.password' /opt/mirthconnect/conf/mirth.properties`, CategoryExfiltration, "read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`ls -l ~/.edgerc`,
+		`grep -E '^(executor|dags_folder)' /home/dev/airflow/airflow.cfg`,
+		`grep -E '^AIRFLOW__CORE__EXECUTOR' /opt/airflow/.env`,
+		`cat config.php`,
+		`cat /work/project/docker/orthanc.json`,
+	})
+}

@@ -850,11 +850,11 @@ var exfiltrationRules = []*rule{
 					continue // cut -d: -f1 ~/.pgpass: the hosts, not the passwords
 				}
 				if d, crit := a.sensitive(w.s, c.cwd); crit && !strings.HasPrefix(d, "the home directory") && !strings.HasPrefix(d, "the sudo rules") {
-					if (c.name == "grep" || c.name == "egrep" || c.name == "rg") && mixedSettingsFile(path.Base(p)) && patternPicksPlain(c) && !contextLines(c) {
+					if (c.name == "grep" || c.name == "egrep" || c.name == "rg") && (mixedSettingsFile(path.Base(p)) || path.Base(p) == ".env") && patternPicksPlain(c) && !contextLines(c) {
 						continue // grep target: ~/.dbt/profiles.yml: the plain settings picked out
 					}
 					if _, _, home := a.homeRel(p); home || strings.HasPrefix(p, "/etc/") || strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/var/run/secrets/") || strings.HasPrefix(p, "/run/secrets/") ||
-						strings.HasPrefix(p, "/var/lib/") || strings.HasPrefix(d, "a deployed service's environment file") || windowsDrivePath(p) {
+						strings.HasPrefix(p, "/var/lib/") || strings.HasPrefix(d, "a deployed service's environment file") || strings.HasPrefix(d, "a server's passwords") || windowsDrivePath(p) {
 						// (Git Bash's /c/Windows/Panther/Unattend.xml: a
 						// Windows store the drive's path names)
 						return true, d
@@ -3449,7 +3449,8 @@ var signingSettings = map[string]bool{"key.properties": true, "keystore.properti
 // registry's own line.)
 func mixedSettingsFile(base string) bool {
 	switch base {
-	case "profiles.yml", ".pypirc", "settings.xml", "config", "hosts.yml", "config.toml":
+	case "profiles.yml", ".pypirc", "settings.xml", "config", "hosts.yml", "config.toml",
+		"mirth.properties", "orthanc.json", "airflow.cfg", "config.php", "superset_config.py":
 		return true
 	}
 	return false
