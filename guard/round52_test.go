@@ -99,3 +99,46 @@ func TestRound52ToolAndServerSecrets(t *testing.T) {
 		`cat /work/project/docker/orthanc.json`,
 	})
 }
+
+// Backup servers' tools expiring, purging or relabelling what they keep
+// (NetBackup, Bacula, Amanda, Commvault, Veeam's tapes), a tape written
+// over from its start, kopia and borg told to keep almost nothing or to
+// rewrite archives without files, backup jobs and a vault's soft delete
+// switched off, DRBD told to discard a node's data. Listings, status,
+// dry runs and tape reads pass.
+func TestRound52BackupSoftware(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`bpexpdate -backupid fin-sql01_1717286400 -d 0 -force`, CategoryFileDelete, "backup-catalog-destroyed", LevelCritical},
+		{`bplabel -m A00007 -d hcart3 -o -p NetBackup`, CategoryFileDelete, "backup-catalog-destroyed", LevelCritical},
+		{`echo "purge volume=Inc-0117 yes" | bconsole`, CategoryFileDelete, "backup-catalog-destroyed", LevelCritical},
+		{`bconsole <<< 'delete jobid=4411'`, CategoryFileDelete, "backup-catalog-destroyed", LevelCritical},
+		{`su amanda -c 'amlabel -f DailySet1 DailySet1-12 slot 12'`, CategoryFileDelete, "backup-catalog-destroyed", LevelCritical},
+		{`qdelete client -c fin-sql-02 -y`, CategoryFileDelete, "backup-catalog-destroyed", LevelCritical},
+		{`mt -f /dev/nst0 rewind && tar -cvf /dev/nst0 /srv/exports`, CategoryFileDelete, "backup-catalog-destroyed", LevelCritical},
+		{`kopia policy set /srv/data --keep-latest 1 --keep-hourly 0 --keep-daily 0 --keep-weekly 0 --keep-monthly 0 --keep-annual 0`, CategoryFileDelete, "backup-repo-emptied", LevelCritical},
+		{`borg recreate --exclude '*.sql.gz' /srv/borg/db01`, CategoryFileDelete, "backup-repo-emptied", LevelCritical},
+		{`sudo drbdadm invalidate r0`, CategoryDiskWipe, "replica-data-discarded", LevelCritical},
+		{`sudo drbdadm connect --discard-my-data pgdata`, CategoryDiskWipe, "replica-data-discarded", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`bpimagelist -client ora-prod01 -idonly -hoursago 720`,
+		`echo "list jobs" | bconsole`,
+		`mt -f /dev/nst0 fsf 2 && tar -xvf /dev/nst0 -C /work/project/tmp/restore etc/hosts`,
+		`tar -tvf /dev/st0`,
+		`kopia policy set /srv/data --keep-daily 14 --keep-weekly 8`,
+		`borg recreate --recompress zstd /srv/borg/db01`,
+		`sudo drbdadm status r0`,
+		`sudo drbdadm -d connect --discard-my-data r0`,
+	})
+	ctx := Context{WorkDir: `C:\work\project`, Shell: ShellPowerShell}
+	checkDanger(t, d, ctx, []dangerCase{
+		{`Get-VBRTapeMedium -Library (Get-VBRTapeLibrary -Name 'MSL') | Erase-VBRTapeMedium -Long -Confirm:$false`, CategoryFileDelete, "backup-catalog-destroyed", LevelCritical},
+		{`Get-VBRJob | Where-Object { $_.Name -match 'Prod' } | Disable-VBRJob`, CategorySystem, "backup-protection-off", LevelHigh},
+		{`Set-AzRecoveryServicesVaultProperty -VaultId $v.ID -SoftDeleteFeatureState Disable`, CategorySystem, "backup-protection-off", LevelHigh},
+	})
+	checkSafe(t, d, ctx, []string{
+		`Get-VBRJob | Select-Object Name, IsScheduleEnabled`,
+		`Get-AzRecoveryServicesVaultProperty -VaultId $v.ID | Select-Object SoftDeleteFeatureState`,
+	})
+}

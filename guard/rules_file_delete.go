@@ -755,6 +755,12 @@ func backupRepoEmptied(c *cmd, src string) string {
 		}
 	case c.name == "borg" && sub == "rdelete":
 		return "borg rdelete"
+	case c.name == "kopia" && len(ops) > 1 && ops[0].s == "policy" && ops[1].s == "set" && keepsAlmostNothing(args):
+		return "kopia policy set keeping almost nothing"
+	case c.name == "borg" && len(ops) > 0 && ops[0].s == "recreate" && (hasPrefixWord(args, "--exclude") || hasPrefixWord(args, "-e")):
+		// the archives rewritten without what is excluded: those files
+		// gone from every backup
+		return "borg recreate --exclude"
 	case c.name == "borg" && sub == "delete":
 		for _, w := range args {
 			if v, ok := optValue(args, "-a", "glob-archives", "match-archives"); ok && strings.Contains(v, "*") && strings.Contains(lower(v), "prod") {
