@@ -734,7 +734,8 @@ func (a *analysis) expandExec(c *cmd) {
 	}
 	// a container or pod named for tests (docker exec pg-test psql ...):
 	// the data in it is the tests' own
-	testTarget := target != "" && testName(target) && !remoteDocker(c) && !touchesProduction(c) ||
+	// (containerlab's nodes, clab-LAB-NODE, are a lab's routers)
+	testTarget := target != "" && (testName(target) || strings.HasPrefix(target, "clab-")) && !remoteDocker(c) && !touchesProduction(c) ||
 		c.name == "kubectl" && localKubeContext(args) && !touchesProduction(c) ||
 		compose && composeForTests(args[:i]) && !remoteDocker(c) && !touchesProduction(c)
 	if testTarget {

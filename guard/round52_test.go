@@ -142,3 +142,46 @@ func TestRound52BackupSoftware(t *testing.T) {
 		`Get-AzRecoveryServicesVaultProperty -VaultId $v.ID | Select-Object SoftDeleteFeatureState`,
 	})
 }
+
+// Routers' configuration through vtysh, ssh, sshpass, plink sessions,
+// Posh-SSH, gnmic, NETCONF, SNMP and GoBGP: export filters removed, a
+// default route announced, sessions shut, RPKI or a session password
+// dropped, flash formatted, commit history cleared, ports shut or the
+// device reloaded over SNMP. Show commands, descriptions, a lab's
+// containerlab nodes and an SNMP simulator pass.
+func TestRound52NetworkDevices(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`ssh pe1.lon1.example.net "sudo vtysh -c 'conf t' -c 'router bgp 64512' -c 'no neighbor UPSTREAMS route-map RM-EXPORT out' -c 'do write'"`, CategorySystem, "netdev-config-destroyed", LevelCritical},
+		{`ssh rr1.example.net "sudo vtysh -c 'conf t' -c 'ip route 0.0.0.0/0 Null0'"`, CategorySystem, "netdev-config-destroyed", LevelCritical},
+		{`ssh core1.example.net "sudo vtysh -c 'conf t' -c 'no rpki' -c 'wr mem'"`, CategoryPermission, "netdev-access-weakened", LevelHigh},
+		{`ssh gw1.example.net "sudo vtysh -c 'conf t' -c 'router bgp 64700' -c 'neighbor TRANSIT shutdown'"`, CategorySystem, "netdev-routing-disrupted", LevelHigh},
+		{`sshpass -p "$RTR_PW" ssh admin@cpe4.example.net "conf t ; no aaa new-model ; end ; wr mem"`, CategoryPermission, "netdev-access-weakened", LevelHigh},
+		{`ssh admin@xr-p1.example.net 'clear configuration commits oldest 100'`, CategorySystem, "netdev-config-destroyed", LevelCritical},
+		{`ssh netops@mx3.example.net 'request system reboot both-routing-engines'`, CategorySystem, "netdev-routing-disrupted", LevelHigh},
+		{`gnmic -a spine3.dc1.example.net:6030 -u admin -p "$PW" set --delete '/acl'`, CategorySystem, "netdev-config-destroyed", LevelCritical},
+		{`gnmic -a leaf7.example.net:57400 -u admin set --update-path '/interface[name=e1]/admin-state' --update-value disable`, CategorySystem, "netdev-routing-disrupted", LevelHigh},
+		{`snmpset -v2c -c N0cPrivate core-sw02.example.net IF-MIB::ifAdminStatus.10101 i 2`, CategorySystem, "netdev-routing-disrupted", LevelHigh},
+		{`python3 -c "from ncclient import manager; m=manager.connect(host='mx7.example.net',username='n'); m.edit_config(target='candidate',config='<config/>',default_operation='replace'); m.commit()"`, CategorySystem, "netdev-config-destroyed", LevelCritical},
+		{`ssh pe1.example.net 'sudo gobgp global policy export set default accept'`, CategorySystem, "netdev-config-destroyed", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`ssh rr1.example.net "sudo vtysh -c 'show ip bgp summary'"`,
+		`ssh rr1.example.net "sudo vtysh -c 'conf t' -c 'neighbor 10.0.0.1 description core' -c 'do write'"`,
+		`docker exec clab-isp-pe1 vtysh -c 'clear ip bgp *'`,
+		`gnmic -a clab-lab-srl1:57400 -u admin set --delete /acl`,
+		`gnmic -a spine3.dc1.example.net:6030 -u admin get --path /interface/state`,
+		`snmpset -v2c -c private 127.0.0.1:1161 IF-MIB::ifAdminStatus.1 i 2`,
+		`snmpget -v2c -c public core-sw02.example.net IF-MIB::ifAdminStatus.10101`,
+		`ssh noc@rr3.example.net 'gobgp neighbor'`,
+	})
+	ctx := Context{WorkDir: `C:\work\project`, Shell: ShellPowerShell}
+	checkDanger(t, d, ctx, []dangerCase{
+		{`& 'C:\Program Files\PuTTY\plink.exe' -batch -load ios-core3 'reload in 1'`, CategorySystem, "netdev-routing-disrupted", LevelHigh},
+		{`$s = New-SSHSession -ComputerName 10.64.0.2 -Credential $c -AcceptKey; Invoke-SSHCommand -SessionId $s.SessionId -Command 'format flash:'`, CategorySystem, "netdev-config-destroyed", LevelCritical},
+	})
+	checkSafe(t, d, ctx, []string{
+		`& 'C:\Program Files\PuTTY\plink.exe' -batch -load ios-core3 'show version'`,
+		`Invoke-SSHCommand -SessionId 0 -Command 'show running-config | include hostname'`,
+	})
+}

@@ -38,7 +38,8 @@ var netDeviceRules = []*rule{
 
 func init() { ruleSets = append(ruleSets, netDeviceRules) }
 
-var netDeviceNames = names("ssh", "plink", "vtysh", "birdc", "birdc6", "cli", "clish", "vbash", "python", "python3", "ansible", "snmpset")
+var netDeviceNames = names("ssh", "plink", "vtysh", "birdc", "birdc6", "cli", "clish", "vbash", "python", "python3", "ansible", "snmpset",
+	"gnmic", "gnmic.exe", "invoke-sshcommand", "gobgp")
 
 // netKind is what a device's command line does.
 type netKind int
@@ -67,6 +68,13 @@ var netLines = []struct {
 	{netExpose, regexp.MustCompile(`^(show|sh) (running-config|run|startup-config|start|configuration)\b.*\|\s*(include|inc|i|match|grep|section)\b.*\b(secret|password|community|key|pre-shared)|^more system:running-config\b|^/export\b.*\bshow-sensitive\b`)},
 	{netSendOut, regexp.MustCompile(`^copy (running-config|startup-config|run|start|system:running-config|nvram:startup-config) (tftp|ftp|scp|sftp|http|https)://(\S+)|^/tool fetch\b.*\bupload=yes\b`)},
 	{netDisrupt, regexp.MustCompile(`^clear (ip )?bgp (\*|all)( |$)|^(disable|down) all$|^restart all$`)},
+	// a route server's or edge router's BGP policy: export filters
+	// removed (the whole table leaked to upstreams), a default route
+	// announced or blackholed, every session shut
+	{netDestroy, regexp.MustCompile(`^no neighbor \S+ (route-map|prefix-list|filter-list|distribute-list) \S+ out\b|^network 0\.0\.0\.0/0\b|^ip route 0\.0\.0\.0/0 null0\b|^clear configuration commits\b|^format (flash|bootflash|disk0|nvram|slot0|usb0):|^/file remove\b|^(run )?bash .*\brm -[a-z]*[rf]|^start shell .*\brm -[a-z]*[rf]?`)},
+	{netWeaken, regexp.MustCompile(`^no rpki\b|^no neighbor \S+ password\b|^no bgp (bestpath|reject-as-sets)|^/ip dns set .*\ballow-remote-requests=yes\b|^protocol http$|^no ip (ssh|http) (authentication|secure-server)\b`)},
+	{netDestroy, regexp.MustCompile(`^gobgp global policy export (del\b|set default accept\b)|^gobgp global rib del -a\b`)},
+	{netDisrupt, regexp.MustCompile(`^gobgp neighbor del\b|^clear (ip )?bgp (ipv4 |ipv6 |vpnv4 |l2vpn evpn )?(unicast )?(\*|all)( |$)|^neighbor \S+ shutdown\b|^request system (reboot|halt|power-off)\b|^reload( in \d+)?$|^config wlan disable\b|^shutdown all\b`)},
 }
 
 // deviceShellPrefix is a device shell's own -c option at a line's start
@@ -121,7 +129,7 @@ func netDeviceText(text string) []string {
 }
 
 // netAutomation recognises the Python libraries that drive devices.
-var netAutomation = regexp.MustCompile(`\b(netmiko|ConnectHandler|napalm|nornir|jnpr\.junos|scrapli)\b`)
+var netAutomation = regexp.MustCompile(`\b(netmiko|ConnectHandler|napalm|nornir|jnpr\.junos|scrapli|ncclient)\b`)
 
 // netStrings are the quoted strings of a Python one-liner.
 var netStrings = regexp.MustCompile(`'([^'\\]|\\.)*'|"([^"\\]|\\.)*"`)
@@ -141,6 +149,11 @@ func netDeviceLines(c *cmd) (lines []string, special netKind, note string) {
 					i++
 				}
 				i++
+			}
+			if _, saved := optValue(args, "-load", ""); saved && i == len(args)-1 {
+				// plink -load SESSION 'reload in 1': the saved session
+				// names the host; what is left is the command
+				return netDeviceText(args[i].s), netNone, ""
 			}
 		}
 		if i >= len(args) {
@@ -174,6 +187,9 @@ func netDeviceLines(c *cmd) (lines []string, special netKind, note string) {
 			lines = append(lines, netDeviceText(q[1:len(q)-1])...)
 		}
 		switch {
+		case strings.Contains(code, "edit_config(") && strings.Contains(strings.ReplaceAll(code, `"`, "'"), "default_operation='replace'") &&
+			(strings.Contains(code, "<config/>") || strings.Contains(code, "<config></config>")):
+			return lines, netDestroy, "a device's configuration replaced with an empty one (NETCONF)"
 		case strings.Contains(code, "replace=True") && strings.Contains(code, "dry_run=False"):
 			return lines, netDestroy, "a device's whole configuration replaced for real (NAPALM, dry_run=False)"
 		case strings.Contains(code, "nventory") && (strings.Contains(code, ".password") || strings.Contains(code, "'password'")) && strings.Contains(code, "print("):
@@ -190,7 +206,34 @@ func netDeviceLines(c *cmd) (lines []string, special netKind, note string) {
 			lines = append(lines, netDeviceText(q[1:len(q)-1])...)
 		}
 		return lines, netNone, ""
+	case "invoke-sshcommand":
+		// Posh-SSH: Invoke-SSHCommand -SessionId 0 -Command 'format flash:'
+		if v, ok := swVal(c.lowerArgs(), "command"); ok {
+			return netDeviceText(v), netNone, ""
+		}
+	case "gobgp":
+		// GoBGP's own client: its words are the daemon's command
+		return []string{"gobgp " + joinWords(args)}, netNone, ""
+	case "gnmic", "gnmic.exe":
+		k, note := gnmiSet(args)
+		return nil, k, note
 	case "snmpset":
+		for i, w := range args {
+			if w.s == "localhost" || strings.HasPrefix(w.s, "127.") || strings.HasPrefix(w.s, "udp:127.") || strings.HasPrefix(w.s, "udp:localhost") {
+				return nil, netNone, "" // a simulator on this machine
+			}
+			// ifAdminStatus set to down(2): the port shut; Cisco's
+			// tsMsgSend set to reload(2)
+			o := strings.TrimPrefix(strings.TrimPrefix(w.s, "IF-MIB::"), ".")
+			if (strings.HasPrefix(o, "ifAdminStatus.") || strings.HasPrefix(o, "1.3.6.1.2.1.2.2.1.7.") || o == "1.3.6.1.4.1.9.2.9.9.0") &&
+				i+2 < len(args) && args[i+1].s == "i" && args[i+2].s == "2" {
+				return nil, netDisrupt, "snmpset " + w.s + " i 2 (a port shut or the device reloaded)"
+			}
+			// ccCopyServerAddress: the configuration copied to that host
+			if strings.HasPrefix(o, "1.3.6.1.4.1.9.9.96.1.1.1.1.5.") && i+2 < len(args) && isPublicIP(args[i+2].s) {
+				return nil, netSendOut, "configuration copied by SNMP to " + args[i+2].s
+			}
+		}
 		// Cisco's writeNet and ccCopy objects: the device copies its
 		// configuration to the host the request names
 		for _, w := range args {
@@ -203,6 +246,34 @@ func netDeviceLines(c *cmd) (lines []string, special netKind, note string) {
 		}
 	}
 	return nil, netNone, ""
+}
+
+// gnmiSet judges gnmic set: a path deleted (a protocol, an ACL, a
+// server group) destroys that part of the configuration; an admin state
+// set to disable shuts the interface. A lab's device (localhost,
+// containerlab's clab- nodes) passes.
+func gnmiSet(args []word) (netKind, string) {
+	if len(args) == 0 || !hasWord(args, "set") {
+		return netNone, ""
+	}
+	if t, ok := optValue(args, "-a", "address"); ok {
+		h := t
+		if i := strings.LastIndexByte(h, ':'); i > 0 {
+			h = h[:i]
+		}
+		if thisMachine(h) || strings.HasPrefix(h, "clab-") {
+			return netNone, ""
+		}
+	}
+	if d, ok := optValue(args, "", "delete"); ok {
+		return netDestroy, "gnmic set --delete " + d
+	}
+	p, _ := optValue(args, "", "update-path")
+	v, _ := optValue(args, "", "update-value")
+	if (strings.HasSuffix(p, "admin-state") || strings.HasSuffix(p, "/enabled")) && (v == "disable" || v == "false" || v == "DISABLE") {
+		return netDisrupt, "gnmic set " + p + " " + v
+	}
+	return netNone, ""
 }
 
 // netModule names Ansible's network modules that send command lines.
@@ -244,6 +315,9 @@ func netDeviceVerdicts(c *cmd) *netVerdicts {
 // netDeviceMatch returns the match of the rule for one kind of line.
 func netDeviceMatch(kind netKind) func(a *analysis, c *cmd) (bool, string) {
 	return func(a *analysis, c *cmd) (bool, string) {
+		if a.testTarget > 0 {
+			return false, "" // a lab's router (docker exec clab-lab-r1 vtysh ...)
+		}
 		v := netDeviceVerdicts(c)
 		return v.hit[kind], v.note[kind]
 	}

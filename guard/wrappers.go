@@ -149,6 +149,7 @@ func init() {
 		"strace":       simpleWrapper(optSpec{short: "abeEIoOpPsSuUX"}),
 		"ltrace":       simpleWrapper(optSpec{short: "aeEnopsuxXAFDl"}),
 		"unbuffer":     simpleWrapper(optSpec{}),
+		"sshpass":      simpleWrapper(optSpec{short: "pfdP"}), // sshpass -p PW ssh HOST CMD: the ssh it runs
 		"fakeroot":     simpleWrapper(optSpec{short: "slbi", long: []string{"lib", "faked"}}),
 		"eatmydata":    simpleWrapper(optSpec{}),
 		"nocache":      simpleWrapper(optSpec{}),
