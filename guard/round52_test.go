@@ -185,3 +185,35 @@ func TestRound52NetworkDevices(t *testing.T) {
 		`Invoke-SSHCommand -SessionId 0 -Command 'show running-config | include hostname'`,
 	})
 }
+
+// Registrars' and edge providers' APIs: name servers pointed elsewhere
+// (Porkbun, Namecheap), a domain's records replaced by none or deleted
+// through an RPC-style path, its transfer lock lifted, a firewall's rules
+// emptied, a preview's protection removed, a live certificate revoked,
+// everything a CDN caches purged. Reads, sandboxes, staging
+// certificates and one path purged pass.
+func TestRound52RegistrarsAndEdge(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -X POST https://api.porkbun.com/api/json/v3/domain/updateNs/orchardline.net -d '{"ns":["ns1.other-dns.ru"]}'`, CategorySystem, "domain-nameservers-changed", LevelCritical},
+		{`curl -G https://api.namecheap.com/xml.response -d ApiUser=$U -d Command=namecheap.domains.dns.setCustom -d SLD=lanternfish -d TLD=io -d Nameservers=ns1.x.ru`, CategorySystem, "domain-nameservers-changed", LevelCritical},
+		{`curl -s -X POST https://api.porkbun.com/api/json/v3/dns/deleteByNameType/lanternfish.io/MX -d '{}'`, CategoryCloudDestroy, "api-destroy-action", LevelHigh},
+		{`curl -X PUT https://api.godaddy.com/v1/domains/brackenridge.co/records -H "Authorization: sso-key $K:$S" -d '[]'`, CategoryCloudDestroy, "api-destroy-action", LevelHigh},
+		{`curl -X PATCH https://api.godaddy.com/v1/domains/brackenridge.co -H "Authorization: sso-key $K:$S" -d '{"locked":false}'`, CategorySystem, "api-security-setting-off", LevelHigh},
+		{`curl -X PUT "https://api.cloudflare.com/client/v4/zones/$Z/rulesets/phases/http_request_firewall_custom/entrypoint" -H "Authorization: Bearer $T" -d '{"rules":[]}'`, CategorySystem, "api-security-setting-off", LevelHigh},
+		{`curl -X PATCH "https://api.vercel.com/v9/projects/storefront" -H "Authorization: Bearer $T" -d '{"ssoProtection":null}'`, CategorySystem, "api-security-setting-off", LevelHigh},
+		{`acme.sh --revoke -d pay.brackenridge.co --ecc`, CategoryCloudDestroy, "certificate-removed", LevelHigh},
+		{`fastly purge --all --service-id 4pWmZ8rTqE2yXn6Kj0Vb5`, CategorySystem, "cdn-cache-purged", LevelHigh},
+		{`az afd endpoint purge --resource-group rg-edge-prod --profile-name fd-prod --endpoint-name pay --content-paths '/*'`, CategorySystem, "cdn-cache-purged", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -s https://api.porkbun.com/api/json/v3/domain/listAll -d '{}'`,
+		`curl -G https://api.sandbox.namecheap.com/xml.response -d Command=namecheap.domains.dns.setCustom`,
+		`curl -s https://api.godaddy.com/v1/domains/brackenridge.co/records -H "Authorization: sso-key $K:$S"`,
+		`acme.sh --issue --staging --dns dns_cf -d dev.brackenridge.co`,
+		`lego --server https://acme-staging-v02.api.letsencrypt.org/directory --domains test.example.net revoke`,
+		`fastly purge --service-id 4pWmZ8rTqE2yXn6Kj0Vb5 --key product-123 --soft`,
+		`az afd endpoint purge --resource-group rg-edge-dev --profile-name fd-dev --endpoint-name pay-dev --content-paths /js/app.js`,
+		`aws cloudfront create-invalidation --distribution-id E1B7X3 --paths '/*'`,
+	})
+}

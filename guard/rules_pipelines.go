@@ -433,11 +433,23 @@ var pipelineRules = []*rule{
 		}},
 	{ID: "certificate-removed", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting or revoking a site's certificate or an app's signing key (the site stops serving TLS; updates can no longer be signed)",
 		Suggestions: []string{"Let a new certificate replace the old one", "Keep signing keys; rotate them through the store's process"},
-		names:       names("certbot", "keytool"),
+		names:       names("certbot", "keytool", "acme.sh", "lego"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := c.operands()
 			switch c.name {
+			case "acme.sh", "lego":
+				// acme.sh --revoke -d DOMAIN, lego --domains D revoke: the
+				// live certificate revoked (a staging server's is a test's)
+				revoke := c.name == "acme.sh" && hasWord(args, "--revoke") || c.name == "lego" && len(ops) > 0 && ops[len(ops)-1].s == "revoke"
+				if !revoke || hasWord(args, "--staging") || hasWord(args, "--test") || strings.Contains(c.argsText(), "staging") {
+					return false, ""
+				}
+				d, _ := optValue(args, "-d", "domain", "domains")
+				if scratchName(d) {
+					return false, ""
+				}
+				return true, c.name + " revoking the certificate of " + d
 			case "certbot":
 				if len(ops) == 0 || ops[0].s != "delete" && ops[0].s != "revoke" || hasWord(args, "--dry-run") || hasWord(args, "--staging") || hasWord(args, "--test-cert") {
 					return false, ""

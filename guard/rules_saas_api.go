@@ -113,6 +113,9 @@ var saasAPIRules = []*rule{
 			if strings.HasSuffix(url, "guardian/policies") && strings.ReplaceAll(body, " ", "") == "[]" {
 				return true, method + " " + url + " [] (multi-factor no longer required)"
 			}
+			if (strings.Contains(url, "/rulesets/") || strings.Contains(url, "/firewall/")) && strings.Contains(compactJSON(body), `"rules":[]`) {
+				return true, method + " " + url + " (every firewall rule removed)"
+			}
 			if a := edrReleaseAction(url, body); a != "" {
 				return true, method + " " + url + " (" + a + ")"
 			}
@@ -160,6 +163,12 @@ var saasAPIRules = []*rule{
 			if strings.Contains(h.url, "operation=delete") {
 				return true, h.method + " " + h.url // QuickBooks' ?operation=delete
 			}
+			if camelDeleteSegment(rawArg(c, h.url)) {
+				return true, h.method + " " + h.url // /dns/deleteByNameType/DOMAIN/MX
+			}
+			if h.method == "PUT" && strings.HasSuffix(strings.TrimSuffix(u, "/"), "/records") && strings.ReplaceAll(h.body, " ", "") == "[]" {
+				return true, "PUT " + h.url + " [] (every record replaced by none)"
+			}
 			if hasAny(compactJSON(h.body), `"archived":true`, `"deleted":true`, `"status":"voided"`, `"status":"archived"`, `"contactstatus":"archived"`) {
 				return true, h.method + " " + h.url
 			}
@@ -178,6 +187,27 @@ var saasAPIRules = []*rule{
 				return false, ""
 			}
 			return true, "auth0 api delete " + url
+		}},
+	{ID: "domain-nameservers-changed", Level: LevelCritical, Category: CategorySystem, Description: "pointing a domain at other name servers through its registrar's API (whoever runs them answers for the domain: its site, its mail)",
+		Suggestions: []string{"Change name servers in the registrar's console, after the new zone is ready", "Have a second person check the servers"},
+		names:       httpClients,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			h, ok := readHTTPCall(c)
+			if !ok || h.method == "GET" && !strings.Contains(h.url, "namecheap") || h.scratch() {
+				return false, ""
+			}
+			j := lower(c.argsText())
+			switch {
+			case strings.Contains(h.url, "/domain/updatens/"): // Porkbun
+				return true, h.method + " " + h.url
+			case strings.Contains(j, "namecheap.domains.dns.setcustom") && !strings.Contains(h.url, "sandbox"):
+				return true, "namecheap.domains.dns.setCustom"
+			case strings.Contains(h.url, "/nameservers") && (h.method == "PUT" || h.method == "PATCH" || h.method == "POST"):
+				return true, h.method + " " + h.url
+			case h.method == "PATCH" && strings.Contains(compactJSON(h.body), `"nameservers":[`):
+				return true, h.method + " " + h.url + " (name servers)"
+			}
+			return false, ""
 		}},
 	{ID: "chat-history-purged", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "bulk-deleting a chat workspace's messages or files (slack-cleaner --perform): the team's history gone",
 		Suggestions: []string{"Run without --perform to see what it would delete", "Delete one channel's messages of one user, after the team agrees"},
@@ -472,6 +502,35 @@ func compactJSON(s string) string {
 	return b.String()
 }
 
+// rawArg returns the argument of c that is s in lower case, as written
+// (s itself when none is).
+func rawArg(c *cmd, s string) string {
+	for _, w := range c.args() {
+		if len(w.s) == len(s) && strings.EqualFold(w.s, s) {
+			return w.s
+		}
+	}
+	return s
+}
+
+// camelDeleteSegment reports a URL path segment that is a delete verb
+// in camel case (deleteByNameType, removeRecord, purgeAll), an RPC-style
+// API's method in the middle of its path.
+func camelDeleteSegment(u string) bool {
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	_, p, _ := strings.Cut(u, "/")
+	for seg := range strings.SplitSeq(p, "/") {
+		for _, v := range [...]string{"delete", "remove", "purge"} {
+			if len(seg) > len(v)+1 && strings.HasPrefix(seg, v) && seg[len(v)] >= 'A' && seg[len(v)] <= 'Z' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // apiCallParts reads an API call's method, URL (or path) and body, lower
 // case: an HTTP client's request, gh or glab api with its fields (-f
 // key=value, which make it a POST), auth0 api METHOD PATH --data JSON.
@@ -520,7 +579,7 @@ func apiCallParts(c *cmd) (method, url, body string, ok bool) {
 
 // securityOffValue matches a setting given a value that turns it off, in
 // a JSON body ("enabled":false) or a field (require_two_factor_authentication=false).
-var securityOffValue = regexp.MustCompile(`"?([a-z0-9_.-]+)"?\s*[:=]\s*"?(false|off|disabled|disable|none|not-configured|not_configured|essentially_off|0)\b`)
+var securityOffValue = regexp.MustCompile(`"?([a-z0-9_.-]+)"?\s*[:=]\s*"?(false|off|disabled|disable|none|null|not-configured|not_configured|essentially_off|0)\b`)
 
 // securityKeyOff returns the security setting a call's body turns off,
 // "" when none: a key that names the control (two_factor, dataScrubber,
@@ -563,7 +622,8 @@ func securityKeyOff(url, body string) string {
 			where = urlSeparators.Replace(url)
 		}
 		if hasAny(where, "twofactor", "2fa", "mfa", "otp", "scrub", "securitylevel", "codescanning", "secretscanning", "pushprotection",
-			"requiresignedcommits", "sso", "waf", "ssl", "tls", "audit", "encryption", "bruteforce", "passwordpolicy", "ipallowlist", "guardian") {
+			"requiresignedcommits", "sso", "waf", "ssl", "tls", "audit", "encryption", "bruteforce", "passwordpolicy", "ipallowlist", "guardian",
+			"locked", "dnssec", "protection") {
 			return m[1] + "=" + m[2]
 		}
 	}

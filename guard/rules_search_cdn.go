@@ -11,6 +11,35 @@ import (
 // service's origin removed. Dry runs, search-only keys, one URL purged
 // and a cache on this machine pass.
 var searchCDNRules = []*rule{
+	{ID: "cdn-cache-purged", Level: LevelHigh, Category: CategorySystem, Description: "purging everything a production CDN caches at once (every request goes to the origin until the cache fills again)",
+		Suggestions: []string{"Purge the paths or keys that changed (or soft-purge them)", "Purge in a quiet hour, after checking the origin can take the load"},
+		// (a CloudFront invalidation of /* after a deploy is routine)
+		names: names("fastly", "az"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := plainWords(c.lowerArgs())
+			every := func(paths []string) bool {
+				for _, p := range paths {
+					if p == "/*" || p == "*" || p == "/" {
+						return true
+					}
+				}
+				return false
+			}
+			var target string
+			switch {
+			case c.name == "fastly" && len(ops) > 0 && ops[0] == "purge" && hasWord(args, "--all"):
+				target = c.argsText()
+			case c.name == "az" && len(ops) > 2 && (ops[0] == "afd" || ops[0] == "cdn") && ops[1] == "endpoint" && ops[2] == "purge":
+				if every(optAll(args, "content-paths")) {
+					target = c.argsText()
+				}
+			}
+			if target == "" || scratchName(target) || strings.Contains(lower(target), "staging") {
+				return false, ""
+			}
+			return true, c.name + " purging everything cached"
+		}},
 	{ID: "search-or-cache-disrupted", Level: LevelHigh, Category: CategorySystem, Description: "deleting a live search index's contents, reconfiguring it, minting a key that can, or emptying or disabling the cache in front of a live site",
 		Suggestions: []string{"Purge the URLs that changed; ban by a narrow pattern", "Run Curator with --dry-run first; change index settings through the reviewed configuration"},
 		names:       append(names("curator_cli", "curator", "algolia", "varnishadm", "fastly"), httpClients...),
@@ -91,4 +120,26 @@ func searchAPIChange(c *cmd) (bool, string) {
 		return true, "a search key allowed every action (" + h.url + ")"
 	}
 	return false, ""
+}
+
+// optAll returns the values a long option takes, the way the cloud CLIs
+// give lists: every word after --NAME up to the next option
+// (--content-paths '/index.html' '/assets/*'), and --NAME=V.
+func optAll(args []word, name string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		if v, ok := strings.CutPrefix(s, "--"+name+"="); ok {
+			out = append(out, v)
+			continue
+		}
+		if s != "--"+name {
+			continue
+		}
+		for i+1 < len(args) && !strings.HasPrefix(args[i+1].s, "--") {
+			i++
+			out = append(out, args[i].s)
+		}
+	}
+	return out
 }
