@@ -217,3 +217,28 @@ func TestRound52RegistrarsAndEdge(t *testing.T) {
 		`aws cloudfront create-invalidation --distribution-id E1B7X3 --paths '/*'`,
 	})
 }
+
+// Warehouses: Snowflake's, Redshift's and Databricks' Python drivers
+// dropping tables (an aliased import too), a production table replaced
+// with CREATE OR REPLACE, Snowflake's network or masking policy removed,
+// snow object drop. Reads, a developer's own schema and a temporary
+// table pass.
+func TestRound52Warehouses(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`python3 -c "import snowflake.connector as s; c=s.connect(connection_name='prod'); c.cursor().execute('DROP TABLE ANALYTICS.PUBLIC.SESSIONS')"`, CategoryDatabaseDestroy, "db-drop-table", LevelCritical},
+		{`python3 -c "from databricks import sql; c=sql.connect(server_hostname='adb-1.azuredatabricks.net', http_path='/x', access_token='t'); c.cursor().execute('DROP TABLE main.sales.orders')"`, CategoryDatabaseDestroy, "db-drop-table", LevelHigh},
+		{`python3 -c "import redshift_connector as r; c=r.connect(host='dw-prod.us-east-1.redshift.amazonaws.com',database='dw',user='a',password='p'); c.cursor().execute('drop schema marketing cascade')"`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+		{`snowsql -c prod -q "CREATE OR REPLACE TABLE PROD.MARTS.DIM_CUSTOMER AS SELECT * FROM DEV_JANE.MARTS.DIM_CUSTOMER"`, CategoryDatabaseDestroy, "db-drop-table", LevelCritical},
+		{`snow sql -c admin -q "ALTER USER ETL_SVC UNSET NETWORK_POLICY"`, CategoryPrivilege, "db-superuser-grant", LevelHigh},
+		{`snowsql -c admin -q "ALTER TABLE PROD.CRM.CONTACTS MODIFY COLUMN SSN UNSET MASKING POLICY"`, CategoryPrivilege, "db-superuser-grant", LevelHigh},
+		{`snow object drop database RAW -c prod`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`python3 -c "from databricks import sql; c=sql.connect(server_hostname='adb-1.azuredatabricks.net', http_path='/x', access_token='t'); cur=c.cursor(); cur.execute('DESCRIBE TABLE main.sales.orders'); print(cur.fetchall())"`,
+		`snowsql -c dev -q "CREATE OR REPLACE TABLE DEV_JANE.MARTS.DIM_CUSTOMER AS SELECT * FROM PROD.MARTS.DIM_CUSTOMER LIMIT 100"`,
+		`snowsql -c prod -q "CREATE OR REPLACE TEMPORARY TABLE PROD.MARTS.T1 AS SELECT 1"`,
+		`snow object list warehouse -c prod`,
+		`snow sql -c admin -q "DESCRIBE USER ETL_SVC"`,
+	})
+}

@@ -509,15 +509,19 @@ var (
 
 // A database driver's connection and the statements run on it.
 var (
-	driverConnect = regexp.MustCompile(`(?i)(psycopg2?|pg8000|asyncpg|pymysql|MySQLdb|mysql\.connector|mysqli?|sqlite3|duckdb|pyodbc|pymssql|cx_Oracle|oracledb|create_engine|MongoClient|PG(?:::Connection)?|Mysql2::Client|SQLite3::Database|Sequel|DBI|PDO|pg_connect|mysqli_connect|redis\.(?:Strict)?Redis|redis\.from_url|Redis\.from_url|Redis|clickhouse_connect\.get_client|get_client|dbConnect|createConnection|createPool|Client|Pool|knex|LibPQ\.Connection)\s*(?:\.|->|::)?\s*(?:connect|new|open)?\s*\(((?:[^()]|\([^()]*\))*)\)`)
+	driverConnect = regexp.MustCompile(`(?i)(psycopg2?|pg8000|asyncpg|pymysql|MySQLdb|mysql\.connector|mysqli?|sqlite3|duckdb|pyodbc|pymssql|cx_Oracle|oracledb|create_engine|MongoClient|PG(?:::Connection)?|Mysql2::Client|SQLite3::Database|Sequel|DBI|PDO|pg_connect|mysqli_connect|redis\.(?:Strict)?Redis|redis\.from_url|Redis\.from_url|Redis|clickhouse_connect\.get_client|get_client|dbConnect|createConnection|createPool|Client|Pool|knex|LibPQ\.Connection|snowflake\.connector|redshift_connector|\bsql)\s*(?:\.|->|::)?\s*(?:connect|new|open)?\s*\(((?:[^()]|\([^()]*\))*)\)`)
 	// execute("..."), ->exec('...'), .query(`...`)
 	driverExec = regexp.MustCompile(`(?:(?:\.|->)(?:execute|executescript|executemany|exec|query|run|raw|do|prepare|command)\(|\bdb(?:Execute|SendQuery|SendStatement|GetQuery)\(\s*\w+\s*,|\bexecute\(\s*(?:\w+|LibPQ\.Connection\((?:[^()]*)\))\s*,)\s*(?:text\(\s*)?(?:[rRbBfF]?)(?:"""|'''|"|'|` + "`" + `)\s*((?i:drop|truncate|delete|alter|update|grant|revoke|create\s+(?:user|role)|select\s+pg_terminate_backend|shutdown|flush)[^"'` + "`" + `]*)`)
 	// Mongo and Redis methods that empty a store
-	mongoDrop = regexp.MustCompile(`\.(drop_database|dropDatabase|drop_collection|drop|delete_many|deleteMany|remove)\(\s*([^()]*)\)`)
-	redisWipe = regexp.MustCompile(`(?i)\.(flushall|flushdb)\(`)
-	connHost  = regexp.MustCompile(`(?i)(?:\bhost\s*[=:]\s*['"]?|@|://)([A-Za-z0-9][\w.-]*[A-Za-z0-9])`)
-	connDB    = regexp.MustCompile(`(?i)(?:\bdbname|\bdatabase|\bdb)\s*[=:]\s*['"]?([\w.-]+)`)
-	connEnv   = regexp.MustCompile(`(?:environ(?:\.get)?\(?\[?\s*|getenv\(\s*|ENV\[\s*|ENV\.fetch\(\s*|process\.env\.|\$_ENV\[\s*|\$ENV\{)['"]?([A-Z][A-Z0-9_]*)`)
+	mongoDrop   = regexp.MustCompile(`\.(drop_database|dropDatabase|drop_collection|drop|delete_many|deleteMany|remove)\(\s*([^()]*)\)`)
+	redisWipe   = regexp.MustCompile(`(?i)\.(flushall|flushdb)\(`)
+	connHost    = regexp.MustCompile(`(?i)(?:\bhost\s*[=:]\s*['"]?|@|://)([A-Za-z0-9][\w.-]*[A-Za-z0-9])`)
+	driverAlias = regexp.MustCompile(`\bimport\s+(snowflake\.connector|redshift_connector|psycopg2?|pymysql|oracledb|cx_Oracle)\s+as\s+(\w+)`)
+	// a warehouse driver's target: Databricks' server_hostname,
+	// Snowflake's account or saved connection, Redshift's host
+	warehouseTarget = regexp.MustCompile(`(?i)\b(?:server_hostname|account|connection_name|host)\s*=\s*['"]([\w.-]+)`)
+	connDB          = regexp.MustCompile(`(?i)(?:\bdbname|\bdatabase|\bdb)\s*[=:]\s*['"]?([\w.-]+)`)
+	connEnv         = regexp.MustCompile(`(?:environ(?:\.get)?\(?\[?\s*|getenv\(\s*|ENV\[\s*|ENV\.fetch\(\s*|process\.env\.|\$_ENV\[\s*|\$ENV\{)['"]?([A-Z][A-Z0-9_]*)`)
 )
 
 // driverCalls reads a database driver's connection and the destructive
@@ -526,6 +530,10 @@ var (
 func driverCalls(lang, code, low string) []scriptCall {
 	if lang != "python" && lang != "ruby" && lang != "php" && lang != "js" && lang != "perl" && lang != "r" && lang != "julia" || !emptiesData(low) {
 		return nil
+	}
+	if m := driverAlias.FindStringSubmatch(code); m != nil {
+		// import snowflake.connector as sf; sf.connect(...)
+		code = strings.ReplaceAll(code, m[2]+".connect(", m[1]+".connect(")
 	}
 	conn := driverConnect.FindStringSubmatch(code)
 	if conn == nil {
@@ -544,6 +552,16 @@ func driverCalls(lang, code, low string) []scriptCall {
 	}
 	if m := connDB.FindStringSubmatch(args); m != nil {
 		db = m[1]
+	}
+	switch driver {
+	case "snowflake.connector", "redshift_connector", "sql":
+		// a hosted warehouse: its account, a saved connection's name or
+		// the workspace's host (never this machine)
+		if m := warehouseTarget.FindStringSubmatch(args); m != nil {
+			host = m[1]
+		} else if host == "" {
+			host = "the-warehouse"
+		}
 	}
 	lowArgs := strings.ToLower(args)
 	var out []scriptCall

@@ -66,6 +66,11 @@ var serverExecSQL = [...]string{
 func serverPrivOf(text string) string {
 	u := strings.Join(strings.Fields(strings.ToUpper(text)), " ")
 	switch {
+	case strings.Contains(u, "UNSET NETWORK_POLICY") || strings.Contains(u, "UNSET MASKING POLICY") || strings.Contains(u, "UNSET ROW ACCESS POLICY") ||
+		strings.Contains(u, "DROP MASKING POLICY") || strings.Contains(u, "DROP NETWORK POLICY"):
+		// Snowflake: an account reachable from anywhere, a column's
+		// values shown unmasked to every role
+		return "a network or masking policy removed"
 	case (strings.Contains(u, "CREATE ROLE") || strings.Contains(u, "CREATE USER") || strings.Contains(u, "ALTER ROLE") || strings.Contains(u, "ALTER USER")) &&
 		strings.Contains(u, " SUPERUSER") && !strings.Contains(u, "NOSUPERUSER"):
 		return "a superuser role"
@@ -417,6 +422,14 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 				add("DROP TABLE bq")
 			}
 		}
+	case "snow":
+		// snow object drop database RAW -c prod: Snowflake's DROP
+		if ops := plainWords(c.lowerArgs()); len(ops) > 3 && ops[0] == "object" && ops[1] == "drop" {
+			switch ops[2] {
+			case "database", "schema", "table":
+				add("DROP " + strings.ToUpper(ops[2]) + " " + ops[3])
+			}
+		}
 	case "mongo", "mongosh":
 		lang = "mongo"
 		if v, ok := optValue(args, "", "eval"); ok {
@@ -673,6 +686,11 @@ func scanSQLText(text string, s *sqlScan) {
 			continue
 		}
 		if t := createdTable(f); t != "" {
+			if f[1] == "OR" && f[2] == "REPLACE" && !hasAnyWord(f, "TEMP", "TEMPORARY") && prodSchema(t) {
+				// CREATE OR REPLACE TABLE PROD.MARTS.X AS SELECT ...: the
+				// production table dropped and made again from the query
+				s.dropTable = trimSQL(st)
+			}
 			if made == nil {
 				made = map[string]bool{}
 			}
@@ -777,6 +795,13 @@ func createdTable(f []string) string {
 		i += 3
 	}
 	return strings.Trim(strings.TrimSuffix(f[i], "("), "`\"[]")
+}
+
+// prodSchema reports a table named in a production database or schema
+// (PROD.MARTS.X, analytics_prod.orders).
+func prodSchema(t string) bool {
+	db, _, ok := strings.Cut(t, ".")
+	return ok && isProdName(strings.ToLower(db))
 }
 
 // onlyMadeTables reports a DROP TABLE, TRUNCATE or DELETE FROM (its
