@@ -2514,7 +2514,8 @@ func grepShowsNoLine(c *cmd) bool {
 			return true
 		}
 	}
-	return false
+	// -ic, -qE: the same letters in a cluster of flags
+	return shortCluster(c.args(), 'c') || shortCluster(c.args(), 'q') || shortCluster(c.args(), 'l') || shortCluster(c.args(), 'L')
 }
 
 // grepPattern returns the pattern a grep is given (its first operand, or
@@ -2579,7 +2580,10 @@ var tokenServices = map[string]bool{"gh": true, "github": true, "gitlab": true, 
 	"paypal": true, "braintree": true, "adyen": true, "klaviyo": true, "ctp": true, "commercetools": true, "govc": true, "steam": true,
 	"launchdarkly": true, "ld": true, "atlassian": true, "jira": true, "confluence": true, "zendesk": true, "hubspot": true, "airtable": true,
 	"notion": true, "salesforce": true, "sf": true, "xero": true, "qbo": true, "netsuite": true, "balena": true, "mender": true, "particle": true,
-	"wandb": true, "mlflow": true, "statuspage": true, "flagsmith": true, "unleash": true}
+	"wandb": true, "mlflow": true, "statuspage": true, "flagsmith": true, "unleash": true,
+	// registrars, learning platforms, backup and network tools
+	"godaddy": true, "gd": true, "namecheap": true, "porkbun": true, "gandi": true, "route53": true,
+	"canvas": true, "moodle": true, "blackboard": true, "akamai": true, "restic": true, "borg": true, "kopia": true, "veeam": true}
 
 // tokenServicePrefixes reports a search pattern that keeps every
 // variable of services whose variables are credentials: ^(GH|NPM)_, ^AWS_
