@@ -157,6 +157,12 @@ var saasAPIRules = []*rule{
 				}
 			}
 			switch last {
+			case "$expunge", "$delete-expunge":
+				// FHIR: resources and their history removed for good
+				return true, h.method + " " + h.url
+			case "execute-script":
+				// Orthanc: a Lua script run on the image server
+				return true, h.method + " " + h.url
 			case "cancel-all", "cancelall", "cancel_all", "cancelallorders":
 				return true, h.method + " " + h.url + " (everything cancelled)"
 			}
