@@ -287,3 +287,29 @@ func TestRound52Healthcare(t *testing.T) {
 		`docker exec vista-dev su - vehu -c "mumps -run %XCMD 'write \$order(^DPT(0)),!'"`,
 	})
 }
+
+// GAM wiping a calendar, a managed phone or courses, and weakening
+// Workspace: Chrome policies lifted or removed, groups opened to anyone,
+// Chromebooks deprovisioned, accounts suspended. Prints, infos and a
+// policy tightened pass.
+func TestRound52WorkspaceAdmin(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gam calendar scheduling@oakridge.edu wipe`, CategoryCloudDestroy, "workspace-data-wiped", LevelCritical},
+		{`gam update mobile AFiQxQ8kHkx7vR2 action admin_remote_wipe`, CategoryCloudDestroy, "workspace-data-wiped", LevelCritical},
+		{`gam delete course 88472103`, CategoryCloudDestroy, "workspace-data-wiped", LevelCritical},
+		{`gam delete chromepolicy chrome.users.SafeSearchRestrictions ou /Students/Elementary`, CategoryPermission, "workspace-setting-weakened", LevelHigh},
+		{`gam update chromepolicy chrome.users.IncognitoMode incognitoModeAvailability AVAILABLE ou /Students`, CategoryPermission, "workspace-setting-weakened", LevelHigh},
+		{`gam update group staff-all@westview.edu who_can_post_message anyone_can_post`, CategoryPermission, "workspace-setting-weakened", LevelHigh},
+		{`gam csv grade8.csv gam update cros ~deviceId action deprovision_retiring_device acknowledge_device_touch_requirement`, CategoryPermission, "workspace-setting-weakened", LevelHigh},
+		{`gam update user d.schmidt@acme-corp.com suspended on`, CategoryPermission, "workspace-setting-weakened", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`gam calendar scheduling@oakridge.edu printevents after 2025-01-06`,
+		`gam info course 88472103`,
+		`gam print chromepolicy ou /Students filter chrome.users.IncognitoMode`,
+		`gam update chromepolicy chrome.users.IncognitoMode incognitoModeAvailability UNAVAILABLE ou /Students`,
+		`gam info group staff-all@westview.edu`,
+		`gam update user d.schmidt@acme-corp.com suspended off`,
+	})
+}

@@ -124,6 +124,42 @@ var directoryRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "workspace-data-wiped", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "wiping a Google Workspace calendar, a managed phone or a classroom's courses through GAM",
+		Suggestions: []string{"Delete single events or one course after checking with its owner", "Retire the device from the console, where its owner is told"},
+		names:       names("gam", "gamadv-xtd3"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(c.lowerArgs(), " ")
+			switch {
+			case strings.HasPrefix(j, "calendar ") && strings.HasSuffix(j, " wipe"):
+				return true, "every event of a calendar wiped"
+			case strings.Contains(j, "update mobile ") && (strings.Contains(j, "action admin_remote_wipe") || strings.Contains(j, "action admin_account_wipe")):
+				return true, "a managed phone wiped"
+			case strings.HasPrefix(j, "delete course ") || strings.HasPrefix(j, "delete courses "):
+				return true, "a classroom course deleted"
+			}
+			return false, ""
+		}},
+	{ID: "workspace-setting-weakened", Level: LevelHigh, Category: CategoryPermission, Description: "weakening a Google Workspace policy through GAM: Chrome policies lifted for an organisational unit, a group opened to anyone, Chromebooks deprovisioned or wiped, an account suspended",
+		Suggestions: []string{"Change policies in the console for a test OU first", "Ask the Workspace administrators"},
+		names:       names("gam", "gamadv-xtd3"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(c.lowerArgs(), " ")
+			switch {
+			case strings.HasPrefix(j, "delete chromepolicy "):
+				return true, "a Chrome policy removed from an organisational unit"
+			case strings.HasPrefix(j, "update chromepolicy ") && chromePolicyRelaxed(c.lowerArgs()):
+				return true, "a Chrome policy relaxed"
+			case strings.Contains(j, "update group ") && hasAny(j, "anyone_can_post", "anyone_can_join", "allow_external_members true", "all_in_domain_can_view") ||
+				strings.Contains(j, "update group ") && strings.Contains(j, "who_can_view_membership anyone"):
+				return true, "a group opened to anyone"
+			case strings.Contains(j, "update cros ") && hasAny(j, "action deprovision", "action disable", "wipe_users", "remote_powerwash", "powerwash"),
+				strings.Contains(j, "issuecommand") && hasAny(j, "wipe_users", "remote_powerwash"):
+				return true, "Chromebooks deprovisioned or wiped"
+			case strings.Contains(j, "update user ") && strings.Contains(j, "suspended on"):
+				return true, "an account suspended"
+			}
+			return false, ""
+		}},
 	{ID: "shared-drive-opened", Level: LevelHigh, Category: CategoryPermission, Description: "letting a shared drive's files be shared outside the organisation",
 		Suggestions: []string{"Share the one file that must go out, with the people it is for"},
 		names:       names("gam", "gamadv-xtd3"),
@@ -139,6 +175,18 @@ var directoryRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, directoryRules) }
+
+// chromePolicyRelaxed reports a Chrome policy value that allows what the
+// policy restricts (AVAILABLE, ALWAYS_ALLOW_DEVELOPER_TOOLS, false,
+// UNRESTRICTED).
+func chromePolicyRelaxed(low []string) bool {
+	for _, w := range low {
+		if w == "available" || w == "false" || w == "unrestricted" || strings.HasPrefix(w, "always_allow") || strings.HasPrefix(w, "allow_all") {
+			return true
+		}
+	}
+	return false
+}
 
 // Group Policy made weaker from the command line: a policy unlinked from
 // the computers it hardens, or its control given to one account.
