@@ -313,3 +313,25 @@ func TestRound52WorkspaceAdmin(t *testing.T) {
 		`gam update user d.schmidt@acme-corp.com suspended off`,
 	})
 }
+
+// Moodle from its command line and web services: moosh deleting users,
+// a web-service delete function (GET included), the password policy
+// switched off, debugging shown, an administrator's password set in the
+// command. Listings, shown settings and cache purges pass.
+func TestRound52Moodle(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`moosh -p /var/www/moodle user-delete s2201458 s2201459`, CategoryDatabaseDestroy, "lms-records-deleted", LevelCritical},
+		{`curl -s "https://moodle.example.ac.uk/webservice/rest/server.php?wstoken=$T&wsfunction=core_course_delete_courses&courseids[0]=402"`, CategoryCloudDestroy, "api-destroy-action", LevelHigh},
+		{`sudo -u www-data php admin/cli/cfg.php --name=passwordpolicy --set=0`, CategorySystem, "lms-security-weakened", LevelHigh},
+		{`sudo -u apache php /srv/moodle/admin/cli/cfg.php --name=debugdisplay --set=1`, CategorySystem, "lms-security-weakened", LevelHigh},
+		{`sudo -u www-data php admin/cli/reset_password.php --username=admin --password='Moodle123!' --ignore-password-policy`, CategorySystem, "lms-security-weakened", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`moosh -p /var/www/moodle user-list "username LIKE 's22014%'"`,
+		`curl -s "https://moodle.example.ac.uk/webservice/rest/server.php?wstoken=$T&wsfunction=core_course_get_courses"`,
+		`sudo -u www-data php admin/cli/cfg.php --name=passwordpolicy`,
+		`sudo -u www-data php admin/cli/cfg.php --name=passwordpolicy --set=1`,
+		`sudo -u www-data php admin/cli/purge_caches.php`,
+	})
+}

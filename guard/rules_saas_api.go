@@ -126,6 +126,16 @@ var saasAPIRules = []*rule{
 		names:       httpClients,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			h, ok := readHTTPCall(c)
+			if ok && !h.scratch() {
+				// Moodle's web services take the function in the query,
+				// GET included: wsfunction=core_course_delete_courses
+				if _, f, found := strings.Cut(h.url, "wsfunction="); found {
+					f, _, _ = strings.Cut(f, "&")
+					if strings.Contains(f, "_delete_") || strings.HasSuffix(f, "_delete") {
+						return true, "wsfunction=" + f
+					}
+				}
+			}
 			if !ok || h.method == "GET" || h.method == "HEAD" || h.scratch() || c.name == "curl" && h.method == "DELETE" || strings.Contains(h.url, "/loki/api/") {
 				return false, "" // (curl's DELETE is http-delete-remote's, Loki's deletes log-store-delete's)
 			}
