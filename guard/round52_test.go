@@ -335,3 +335,21 @@ func TestRound52Moodle(t *testing.T) {
 		`sudo -u www-data php admin/cli/purge_caches.php`,
 	})
 }
+
+// Redshift as RDS: a cluster made public, its port opened to the world,
+// a snapshot shared with another account, the admin password typed in
+// the command. A private cluster and a snapshot listed pass.
+func TestRound52Redshift(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`aws redshift modify-cluster --cluster-identifier dw-prod --publicly-accessible`, CategoryPermission, "cloud-firewall-open", LevelHigh},
+		{`aws ec2 authorize-security-group-ingress --group-id sg-0a1b2c --protocol tcp --port 5439 --cidr 0.0.0.0/0`, CategoryPermission, "cloud-firewall-open", LevelHigh},
+		{`aws redshift authorize-snapshot-access --snapshot-identifier dw-prod-2024-06-01 --account-with-restore-access 444455556666`, CategoryExfiltration, "repo-made-public", LevelHigh},
+		{`aws redshift modify-cluster --cluster-identifier dw-prod --master-user-password 'Passw0rd123'`, CategoryExfiltration, "db-password-on-command-line", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`aws redshift modify-cluster --cluster-identifier dw-prod --no-publicly-accessible`,
+		`aws redshift describe-cluster-snapshots --cluster-identifier dw-prod`,
+		`aws ec2 authorize-security-group-ingress --group-id sg-0a1b2c --protocol tcp --port 5439 --cidr 10.0.0.0/16`,
+	})
+}

@@ -914,7 +914,8 @@ var exfiltrationRules = []*rule{
 				return true, j
 			case c.name == "aws" && (strings.Contains(j, "modify-snapshot-attribute") || strings.Contains(j, "modify-image-attribute")) && (strings.Contains(j, "--operation-type add") || strings.Contains(j, "Add=[{Group=all}]") || strings.Contains(j, "Add=[{UserId=")),
 				c.name == "az" && strings.Contains(j, "cosmosdb update") && strings.Contains(lower(j), "--public-network-access enabled") && cosmosOpenToAll(c.args()),
-				c.name == "aws" && (strings.Contains(j, "modify-db-snapshot-attribute") || strings.Contains(j, "modify-db-cluster-snapshot-attribute")) && strings.Contains(j, "--values-to-add"):
+				c.name == "aws" && (strings.Contains(j, "modify-db-snapshot-attribute") || strings.Contains(j, "modify-db-cluster-snapshot-attribute")) && strings.Contains(j, "--values-to-add"),
+				c.name == "aws" && strings.Contains(j, "redshift authorize-snapshot-access") && strings.Contains(j, "--account-with-restore-access"):
 				// a disk, an image or a database snapshot shared with
 				// another account, or with everyone
 				return true, j

@@ -37,7 +37,8 @@ var permissionRules = []*rule{
 				}
 				return false, ""
 			case "aws":
-				if strings.Contains(j, "rds modify-db-instance") || strings.Contains(j, "rds create-db-instance") {
+				if strings.Contains(j, "rds modify-db-instance") || strings.Contains(j, "rds create-db-instance") ||
+					strings.Contains(j, "redshift modify-cluster") || strings.Contains(j, "redshift create-cluster") {
 					return hasWord(args, "--publicly-accessible"), "database instance made public"
 				}
 				if !strings.Contains(j, "authorize-security-group-ingress") || !strings.Contains(j, "0.0.0.0/0") && !strings.Contains(j, "::/0") {
@@ -563,7 +564,7 @@ func sensitivePorts(p string) bool {
 // container engines' and cluster agents' ports, and the notebooks' and
 // dashboards' that run code or show data to whoever reaches them
 // (Jupyter, TensorBoard, Ray, Kibana).
-var sensitivePortList = []int{22, 23, 3389, 9090, 445, 139, 2049, 111, 5984, 9042, 5985, 5986, 3306, 5432, 6379, 27017, 9200, 2375, 2376, 11211, 1433, 5900,
+var sensitivePortList = []int{22, 23, 3389, 9090, 445, 139, 2049, 111, 5984, 9042, 5985, 5986, 3306, 5432, 5439, 6379, 27017, 9200, 2375, 2376, 11211, 1433, 5900,
 	2379, 10250, 9092, 5672, 15672, 7474, 8500, 8200, 5601, 8888, 8889, 6006, 8265}
 
 // everyoneACL reports chmod's macOS ACL entry that lets everyone write or

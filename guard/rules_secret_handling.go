@@ -594,7 +594,8 @@ var secretPlacementRules = []*rule{
 				// aws rds modify-db-instance --db-instance-identifier
 				// acme-prod-pg --master-user-password 'Temp1234!'
 				ops := c.operands()
-				if len(ops) < 2 || ops[0].s != "rds" || !strings.HasPrefix(ops[1].s, "modify-db-") && !strings.HasPrefix(ops[1].s, "create-db-") {
+				if len(ops) < 2 || (ops[0].s != "rds" || !strings.HasPrefix(ops[1].s, "modify-db-") && !strings.HasPrefix(ops[1].s, "create-db-")) &&
+					(ops[0].s != "redshift" || ops[1].s != "modify-cluster" && ops[1].s != "create-cluster") {
 					return false, ""
 				}
 				v, ok := optValue(args, "", "master-user-password")
