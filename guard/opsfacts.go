@@ -39,6 +39,13 @@ func isProtectedBranch(ref string) bool {
 		ref = ref[i+1:]
 	}
 	ref = strings.TrimPrefix(ref, "refs/heads/")
+	for _, suf := range [...]string{"_stable", "-stable", "-prod", "_prod", "-production", "/prod", "/production"} {
+		// MOODLE_403_STABLE, edge-config-prod: a maintained line or
+		// what production runs
+		if len(ref) > len(suf) && strings.HasSuffix(strings.ToLower(ref), suf) {
+			return true
+		}
+	}
 	return protectedBranches[ref] || strings.HasPrefix(ref, "release/") || strings.HasPrefix(ref, "release-") || strings.HasPrefix(ref, "releases/") ||
 		strings.HasPrefix(ref, "support/")
 }

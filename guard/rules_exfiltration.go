@@ -348,6 +348,50 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "data-piped-to-address", Level: LevelCritical, Category: CategoryExfiltration, Description: "streaming an archive or a disk image of data outside the project to a bare internet address over ssh (cat > FILE on the other end)",
+		Suggestions: []string{"Copy data only to the organisation's named hosts", "Ask before moving data off the machine"},
+		names:       names("ssh"),
+		fallback:    true, // a secret's leak says more
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.pipe == nil || c.stage == 0 {
+				return false, ""
+			}
+			args := c.args()
+			i := skipOpts(args, 0, optSpec{short: "BbcDEeFIiJLlmOoPpQRSWw"})
+			if i >= len(args) {
+				return false, ""
+			}
+			host := args[i].s
+			if _, h, ok := strings.Cut(host, "@"); ok {
+				host = h
+			}
+			remote := joinWords(args[i+1:])
+			if !isPublicIP(host) || !strings.Contains(remote, "cat >") && !strings.Contains(remote, "dd of=") {
+				return false, ""
+			}
+			for _, s := range c.pipe[:c.stage] {
+				if s == nil {
+					continue
+				}
+				switch s.name {
+				case "tar", "bsdtar", "zip", "7z":
+					for _, w := range positional(s.args()) {
+						if p := a.absPath(w.s, s.cwd); p != "" && strings.HasPrefix(p, "/") && !a.inWork(p) && p != "-" {
+							return true, s.name + " of " + w.s + " to " + host
+						}
+					}
+				case "dd":
+					for _, w := range s.args() {
+						if v, ok := strings.CutPrefix(w.s, "if=/dev/"); ok {
+							return true, "dd if=/dev/" + v + " to " + host
+						}
+					}
+				case "zfs", "btrfs", "pg_dumpall", "pg_dump", "mysqldump", "mongodump":
+					return true, s.name + " to " + host
+				}
+			}
+			return false, ""
+		}},
 	{ID: "exfil-secrets-pipe", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending credentials or keys over the network",
 		Suggestions: suggExfil, names: netSinks,
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -225,6 +225,26 @@ var permissionRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "nfs-export-opened", Level: LevelHigh, Category: CategoryPermission, Description: "exporting a file system over NFS with root's rights kept (no_root_squash), from any port, or to every host",
+		Suggestions: []string{"Export to the named hosts that need it, with root_squash", "Keep backups' exports read-only"},
+		names:       names("zfs", "exportfs"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := lower(c.argsText())
+			switch c.name {
+			case "zfs":
+				if !strings.Contains(j, "set sharenfs=") {
+					return false, ""
+				}
+			case "exportfs":
+				if !strings.Contains(j, "-o") {
+					return false, ""
+				}
+			}
+			if strings.Contains(j, "no_root_squash") || strings.Contains(j, "insecure") || strings.Contains(j, "rw=*") || strings.Contains(j, "rw=@0.0.0.0/0") || strings.Contains(j, " *:/") {
+				return true, c.argsText()
+			}
+			return false, ""
+		}},
 	{ID: "immutable-flag-off", Level: LevelHigh, Category: CategoryPermission, Description: "removing the immutable or append-only flag from system files",
 		Suggestions: []string{"Leave system files' flags to the administrator who set them"}, names: names("chattr", "chflags"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -250,6 +270,11 @@ var permissionRules = []*rule{
 					if p == sys || strings.HasPrefix(p, sys+"/") {
 						return true, p
 					}
+				}
+				// /srv/immutable-backups: backups made immutable so that
+				// nothing (ransomware included) deletes them
+				if l := lower(p); strings.Contains(l, "backup") || strings.Contains(l, "immutable") {
+					return true, p + " (backups)"
 				}
 			}
 			return false, ""

@@ -225,6 +225,26 @@ var saasAPIRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "identity-policy-weakened", Level: LevelHigh, Category: CategorySystem, Description: "switching a tenant's conditional access policies to report-only or off, or setting a user's password in the command (Microsoft Graph PowerShell)",
+		Suggestions: []string{"Change conditional access in the portal, for a pilot group first", "Reset passwords with a temporary one the user must change, sent out of band"},
+		names:       names("update-mgidentityconditionalaccesspolicy", "update-mguser", "new-mguser"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.ReplaceAll(strings.Join(c.lowerArgs(), " "), " ", "")
+			switch c.name {
+			case "update-mgidentityconditionalaccesspolicy":
+				j = strings.NewReplacer("'", "", `"`, "").Replace(j)
+				if strings.Contains(j, "state=enabledforreportingbutnotenforced") || strings.Contains(j, "state=disabled") ||
+					strings.Contains(j, "-stateenabledforreportingbutnotenforced") || strings.Contains(j, "-statedisabled") {
+					return true, "a conditional access policy no longer enforced"
+				}
+			case "update-mguser":
+				if _, pw, ok := strings.Cut(j, ";password="); ok && strings.Contains(j, "passwordprofile") && pw != "" && pw[0] != '$' ||
+					strings.Contains(j, "passwordprofile") && strings.Contains(j, "{password=") && !strings.Contains(j, "{password=$") {
+					return true, "a user's password set in the command"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "chat-history-purged", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "bulk-deleting a chat workspace's messages or files (slack-cleaner --perform): the team's history gone",
 		Suggestions: []string{"Run without --perform to see what it would delete", "Delete one channel's messages of one user, after the team agrees"},
 		names:       names("slack-cleaner", "slack_cleaner"),
@@ -634,12 +654,12 @@ func securityKeyOff(url, body string) string {
 		key := keySeparators.Replace(m[1])
 		where := key
 		switch key {
-		case "enabled", "enable", "state", "status", "value", "active", "mode":
+		case "enabled", "enable", "isenabled", "state", "status", "value", "active", "mode":
 			where = urlSeparators.Replace(url)
 		}
 		if hasAny(where, "twofactor", "2fa", "mfa", "otp", "scrub", "securitylevel", "codescanning", "secretscanning", "pushprotection",
 			"requiresignedcommits", "sso", "waf", "ssl", "tls", "audit", "encryption", "bruteforce", "passwordpolicy", "ipallowlist", "guardian",
-			"locked", "dnssec", "protection") {
+			"locked", "dnssec", "protection", "securitydefaults") {
 			return m[1] + "=" + m[2]
 		}
 	}

@@ -1186,6 +1186,12 @@ func normRegKey(s string) (string, bool) {
 	k := strings.ToLower(strings.ReplaceAll(strings.Trim(s, `"'`), `\`, "/"))
 	k = strings.TrimPrefix(k, "microsoft.powershell.core/registry::")
 	k = strings.TrimPrefix(k, "registry::")
+	if rest, ok := strings.CutPrefix(k, "//"); ok {
+		// reg add \\KIOSK-02\HKLM\...: the same key on another machine
+		if _, key, ok := strings.Cut(rest, "/"); ok {
+			k = key
+		}
+	}
 	k = strings.Replace(k, ":/", "/", 1)
 	k = strings.TrimSuffix(k, ":")
 	for long, short := range map[string]string{"hkey_local_machine": "hklm", "hkey_current_user": "hkcu",
