@@ -393,3 +393,21 @@ func TestRound52SharedBranchesTenantsAndStreams(t *testing.T) {
 		`Update-MgUser -UserId owner@bakery.example -PasswordProfile @{ForceChangePasswordNextSignIn = $true; Password = $tmp}`,
 	})
 }
+
+// CI secrets unmasked (GitLab's masked=false, Azure Pipelines' --secret
+// false) or a production secret overwritten with a placeholder; masked
+// variables, a staging secret and a secret read from a file pass.
+func TestRound52CISecrets(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -X PUT "https://gitlab.example.io/api/v4/projects/42/variables/AWS_SECRET_ACCESS_KEY" -H "PRIVATE-TOKEN: $T" -F masked=false`, CategorySystem, "ci-secret-weakened", LevelHigh},
+		{`az pipelines variable-group variable update --group-id 9 --name ProdDbPassword --secret false --project Shop`, CategorySystem, "ci-secret-weakened", LevelHigh},
+		{`gh secret set DATABASE_URL --repo acme/api --env production --body "postgres://test:test@localhost/test"`, CategorySystem, "ci-secret-weakened", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -X PUT "https://gitlab.example.io/api/v4/projects/42/variables/LOG_LEVEL" -H "PRIVATE-TOKEN: $T" -F value=debug`,
+		`az pipelines variable-group variable list --group-id 9 --project Shop`,
+		`gh secret set DATABASE_URL --repo acme/api --env staging --body "postgres://test:test@localhost/test"`,
+		`gh secret list --repo acme/api --env production`,
+	})
+}

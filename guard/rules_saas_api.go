@@ -245,6 +245,38 @@ var saasAPIRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "ci-secret-weakened", Level: LevelHigh, Category: CategorySystem, Description: "unmasking a CI secret (its value printed in every job log), or overwriting a production secret with a placeholder from the command line",
+		Suggestions: []string{"Keep secrets masked and protected", "Set production secrets through the reviewed rotation, from a file or stdin"},
+		names:       append(names("gh", "glab", "az"), httpClients...),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			low := c.lowerArgs()
+			j := strings.Join(low, " ")
+			switch c.name {
+			case "gh", "glab":
+				ops := plainWords(low)
+				if len(ops) < 2 || ops[0] != "secret" || ops[1] != "set" {
+					return false, ""
+				}
+				env, _ := optValue(c.args(), "-e", "env")
+				body, ok := optValue(c.args(), "-b", "body")
+				if ok && isProdName(lower(env)) && hasAny(lower(body), "localhost", "127.0.0.1", "test", "changeme", "example", "placeholder", "dummy") {
+					return true, "the production secret replaced by " + body
+				}
+			case "az":
+				if strings.Contains(j, "pipelines variable") && (strings.Contains(j, "--secret false") || strings.Contains(j, "--secret=false")) {
+					return true, "a pipeline secret made a plain variable"
+				}
+			default:
+				h, ok := readHTTPCall(c)
+				if !ok || h.method == "GET" || !strings.Contains(h.url, "/variables") {
+					return false, ""
+				}
+				if hasAny(j, "masked=false", `"masked":false`, `"masked": false`) {
+					return true, h.method + " " + h.url + " masked=false"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "chat-history-purged", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "bulk-deleting a chat workspace's messages or files (slack-cleaner --perform): the team's history gone",
 		Suggestions: []string{"Run without --perform to see what it would delete", "Delete one channel's messages of one user, after the team agrees"},
 		names:       names("slack-cleaner", "slack_cleaner"),
