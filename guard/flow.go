@@ -66,6 +66,10 @@ func (a *analysis) computeOut(c *cmd) flow {
 		// openssl pkcs12 -in vpn.p12 -nodes: the bundle's private key
 		// written out unencrypted
 		return flow{kind: flowSecret, what: "a private key, unencrypted (openssl pkcs12 -nodes)", crit: true}
+	case n == "git-crypt" && len(args) > 1 && args[0].s == "export-key" && (args[len(args)-1].s == "/dev/stdout" || args[len(args)-1].s == "-"):
+		// git-crypt export-key /dev/stdout: the key that decrypts the
+		// repository's secret files
+		return flow{kind: flowSecret, what: "the repository's git-crypt key", crit: true}
 	case secretScannerOut(c):
 		// trufflehog git file://. --json, gitleaks detect -v: each finding
 		// carries the secret it found, in full

@@ -265,6 +265,9 @@ func secretShown(code, low, lang string) string {
 	if lang == "js" && strings.Contains(low, "object.keys(") && !hasAny(low, "object.values(", "object.entries(", "json.stringify(", "].", "]))", "map(") {
 		return "" // console.log(Object.keys(dotenv.parse(...))): the names alone
 	}
+	if lang == "php" && strings.Contains(low, "array_keys(") && !hasAny(low, "array_values(", "print_r(json", "var_dump(json", "']['", `"]["`) {
+		return "" // echo implode(PHP_EOL, array_keys(json_decode(...))): the names alone
+	}
 	if hasAny(low, secretReads[lang]...) && !hasAny(low, "print(bool(", "print(len(", " is not none)", " is none)") {
 		what := sensitiveInCode(code, low, lang)
 		publicKey := (strings.Contains(what, "ssh") || strings.Contains(what, "id_")) && strings.Contains(low, ".pub")
@@ -815,6 +818,16 @@ func sensitiveInCode(code, low, lang string) string {
 		}
 		if strings.Contains(low, m) {
 			return "secrets (" + m + ")"
+		}
+	}
+	// homedir() + '/.config/fastly/config.toml': any tool's login store
+	for _, cs := range homeCredentialStores {
+		if cs.prefix[0] != '.' {
+			continue
+		}
+		pre := strings.ToLower(cs.prefix)
+		if strings.Contains(low, "/"+pre) || strings.Contains(low, "'"+pre) || strings.Contains(low, `"`+pre) || strings.Contains(low, "~/"+pre) {
+			return "secrets (" + cs.what + ")"
 		}
 	}
 	switch lang {
