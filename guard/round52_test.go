@@ -427,3 +427,19 @@ func TestRound52KeysInCodeAndPipes(t *testing.T) {
 		`node -e "console.log(require('fs').existsSync(require('os').homedir()+'/.config/fastly/config.toml'))"`,
 	})
 }
+
+// A secret variable handed to a client (its constructor or connect call)
+// signs it in; what the code prints is the answer. Printing the
+// variable itself is still stopped.
+func TestRound52SecretHandedToClient(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`python3 -c "import os; print(os.environ['CANVAS_TOKEN'])"`, CategoryExfiltration, "script-prints-secret", LevelHigh},
+		{`python3 -c "import os; t=os.environ['CANVAS_TOKEN']; print(t)"`, CategoryExfiltration, "script-prints-secret", LevelHigh},
+		{`node -e "console.log(process.env.SLACK_BOT_TOKEN)"`, CategoryExfiltration, "script-prints-secret", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`python -c "from canvasapi import Canvas;import os;c=Canvas('https://canvas.uni.edu',os.environ['CANVAS_TOKEN']);print([a.name for a in c.get_course(5567).get_assignments()])"`,
+		`python3 -c "from slack_sdk import WebClient; import os; c=WebClient(token=os.environ['SLACK_BOT_TOKEN']); print(c.auth_test()['team'])"`,
+	})
+}

@@ -295,9 +295,60 @@ func secretShown(code, low, lang string) string {
 	if !strings.Contains(low, "env") && !strings.Contains(code, "$_SERVER") {
 		return "" // no lookup envLookup could match: the regular expression is slow on long code
 	}
-	for _, m := range envLookup.FindAllStringSubmatch(code, 4) {
-		if isSecretVar(m[1]) || strings.HasSuffix(m[1], "_URL") && strings.Contains(m[1], "DATABASE") {
-			return "the secret variable " + m[1]
+	for _, m := range envLookup.FindAllStringSubmatchIndex(code, 4) {
+		name := code[m[2]:m[3]]
+		if !isSecretVar(name) && !(strings.HasSuffix(name, "_URL") && strings.Contains(name, "DATABASE")) {
+			continue
+		}
+		if f := enclosingCall(code, m[0]); clientCall(f) {
+			// Canvas(url, os.environ['CANVAS_TOKEN']), sql.connect(...,
+			// access_token=os.environ[...]): handed to a client, which
+			// signs in with it; what is printed is the answer
+			continue
+		}
+		return "the secret variable " + name
+	}
+	return ""
+}
+
+// clientCall reports a call that signs a client in with what it is given:
+// a constructor (Canvas(...), WebClient(...); not URL or URI, which only
+// parse it) or a connect or login function.
+func clientCall(name string) bool {
+	if name == "" {
+		return false
+	}
+	switch strings.ToLower(name) {
+	case "url", "uri", "urlparse", "urlsplit", "string", "buffer", "json", "date":
+		return false
+	case "connect", "client", "login", "authenticate", "auth", "session", "create_client", "createclient", "init", "initialize":
+		return true
+	}
+	return name[0] >= 'A' && name[0] <= 'Z'
+}
+
+// enclosingCall returns the name of the innermost call whose
+// parentheses hold position i of code ("" at the top level).
+func enclosingCall(code string, i int) string {
+	depth := 0
+	for j := i - 1; j >= 0; j-- {
+		switch code[j] {
+		case ')', ']', '}':
+			depth++
+		case '[', '{':
+			if depth > 0 {
+				depth--
+			}
+		case '(':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			k := j
+			for k > 0 && (isAlnum(code[k-1]) || code[k-1] == '_') {
+				k--
+			}
+			return code[k:j]
 		}
 	}
 	return ""
