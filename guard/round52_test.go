@@ -443,3 +443,19 @@ func TestRound52SecretHandedToClient(t *testing.T) {
 		`python3 -c "from slack_sdk import WebClient; import os; c=WebClient(token=os.environ['SLACK_BOT_TOKEN']); print(c.auth_test()['team'])"`,
 	})
 }
+
+// A restore drill into renamed namespaces on this machine's server, and
+// an AWS command's manual page, pass; a restore that drops production's
+// collections and the command itself are stopped.
+func TestRound52DrillsAndManuals(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`mongorestore --uri mongodb://db-prod.example.net:27017 --drop --archive=/tmp/shop.gz`, CategoryDatabaseDestroy, "restore-drops-first", LevelHigh},
+		{`aws route53 delete-hosted-zone --id Z0812345`, CategoryCloudDestroy, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`mongorestore --uri mongodb://localhost:27018 --drop --gzip --archive=/tmp/shop.gz --nsFrom 'shop.*' --nsTo 'shop_drill.*'`,
+		`aws route53 delete-hosted-zone help`,
+		`aws s3 rm help`,
+	})
+}

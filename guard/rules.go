@@ -168,6 +168,9 @@ func (a *analysis) judge(c *cmd) {
 	if named != nil && dryRun(c) {
 		named = nil // only shows what it would do
 	}
+	if c.name == "aws" && len(c.words) > 2 && c.words[len(c.words)-1].s == "help" {
+		named = nil // aws SERVICE COMMAND help: the command's manual page
+	}
 	fallbacks := false
 	for _, r := range named {
 		if r.fallback {

@@ -314,9 +314,17 @@ var databaseDestroyRules = []*rule{
 					return true, "pg_restore --clean"
 				}
 			case "mongorestore", "mongoimport":
-				if hasWord(args, "--drop") {
-					return true, c.name + " --drop"
+				if !hasWord(args, "--drop") {
+					return false, ""
 				}
+				// a restore drill into renamed namespaces on this machine's
+				// server (--nsTo shop_drill.*) drops only the drill's copy
+				if u, ok := optValue(args, "", "uri"); ok && thisMachine(hostOf(u)) {
+					if to, ok := optValue(args, "", "nsTo"); ok && scratchName(to) || strings.Contains(lower(to), "drill") {
+						return false, ""
+					}
+				}
+				return true, c.name + " --drop"
 			case "mysqlimport":
 				if hasWord(args, "--delete") || shortCluster(args, 'd') {
 					return true, "mysqlimport --delete"
