@@ -459,3 +459,31 @@ func TestRound52DrillsAndManuals(t *testing.T) {
 		`aws s3 rm help`,
 	})
 }
+
+// BI servers and orchestrators: a Tableau site deleted or the server
+// restored over its content, Superset's metadata downgraded, Power BI
+// datasets deleted, Dagster's run history wiped, public sharing or
+// publish-to-web switched on. Backups, upgrades and the project's own
+// Dagster instance pass.
+func TestRound52BIServers(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`tabcmd deletesite "Sales EMEA" -s https://tableau.acme.io -u admin`, CategoryDatabaseDestroy, "bi-server-destroyed", LevelCritical},
+		{`ssh tab-prod-01 'tsm maintenance restore --file tabserver-2023-01-15.tsbak'`, CategoryDatabaseDestroy, "bi-server-destroyed", LevelCritical},
+		{`kubectl exec -n superset deploy/superset -- superset db downgrade base`, CategoryDatabaseDestroy, "bi-server-destroyed", LevelCritical},
+		{`echo DELETE | DAGSTER_HOME=/opt/dagster/prod dagster run wipe`, CategoryDatabaseDestroy, "bi-server-destroyed", LevelCritical},
+		{`env DAGSTER_HOME=/srv/dagster dagster asset wipe --all --noprompt`, CategoryCloudDestroy, "cli-destroy-everything", LevelModerate},
+		{`curl -X PUT https://metabase.acme.io/api/setting/enable-public-sharing -H "X-Metabase-Session: $S" -d '{"value":true}'`, CategoryPermission, "bi-public-sharing-on", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`tabcmd listsites -s https://tableau.acme.io -u admin`,
+		`tsm maintenance backup -f ts_backup -d`,
+		`superset db upgrade`,
+		`echo DELETE | DAGSTER_HOME=/work/project/.dagster dagster run wipe`,
+		`curl -s https://metabase.acme.io/api/setting/enable-public-sharing -H "X-Metabase-Session: $S"`,
+	})
+	ctx := Context{WorkDir: `C:\work\project`, Shell: ShellPowerShell}
+	checkDanger(t, d, ctx, []dangerCase{
+		{`Invoke-PowerBIRestMethod -Url "groups/7f3c/datasets/$id" -Method Delete`, CategoryDatabaseDestroy, "bi-server-destroyed", LevelCritical},
+	})
+}
