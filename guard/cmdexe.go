@@ -1809,6 +1809,7 @@ func (ws *winState) cmdDel(c *cmd, args []word) {
 		if p == "" {
 			continue
 		}
+		ws.specialFilesDeleted(c, s, p) // (and the folder judged as such: a system folder's is worse)
 		cl, _ := a.winClassify(p)
 		// del of a folder deletes the files in it
 		dir := glob || cl == wpRoot || cl == wpHome || cl == wpWorkDir || (cl == wpSystem || cl == wpHomeSub || cl == wpOutside) && !strings.Contains(p[strings.LastIndexByte(p, '/')+1:], ".")

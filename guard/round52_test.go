@@ -487,3 +487,18 @@ func TestRound52BIServers(t *testing.T) {
 		{`Invoke-PowerBIRestMethod -Url "groups/7f3c/datasets/$id" -Method Delete`, CategoryDatabaseDestroy, "bi-server-destroyed", LevelCritical},
 	})
 }
+
+// cmd's del judges backups, databases and virtual machines' disks by
+// what they are, as Remove-Item does.
+func TestRound52CmdDelSpecialFiles(t *testing.T) {
+	d := NewDetector(Options{})
+	ctx := Context{WorkDir: `C:\work\project`, Shell: ShellCmd}
+	checkDanger(t, d, ctx, []dangerCase{
+		{`del /f /q "C:\Program Files\Microsoft SQL Server\MSSQL15.SQLEXPRESS\MSSQL\Backup\*.bak"`, CategorySystem, "win-backup-delete", LevelHigh},
+		{`del /q D:\Backups\db.bak`, CategorySystem, "win-backup-delete", LevelHigh},
+	})
+	checkSafe(t, d, ctx, []string{
+		`del /q C:\work\project\tmp\test.bak`,
+		`dir D:\Backups\*.bak`,
+	})
+}

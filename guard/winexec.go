@@ -1187,25 +1187,8 @@ func (ws *winState) winDelete(c *cmd, targets []word, recursive, filtered bool) 
 		if p == "" {
 			continue
 		}
-		if winDBFiles(strings.ToLower(s)) {
-			if cl, _ := a.winClassify(p); cl != wpInside && cl != wpWorkDir && cl != wpUnknown && cl != wpPosix {
-				ws.emitWin(c, "win-delete-outside", "database files: "+s)
-				continue
-			}
-		}
-		if winVMDisks(strings.ToLower(s)) {
-			// D:\Hyper-V\Virtual Hard Disks\*.vhdx: machines' disks, with
-			// everything on them
-			if cl, _ := a.winClassify(p); cl != wpInside && cl != wpWorkDir && cl != wpPosix && cl != wpSystem && cl != wpRoot {
-				ws.emitWin(c, "win-vm-destroy", "virtual machine disks: "+s)
-				continue
-			}
-		}
-		if winBackupFiles(strings.ToLower(strings.ReplaceAll(s, `\`, "/"))) {
-			if cl, _ := a.winClassify(p); cl != wpInside && cl != wpWorkDir {
-				ws.emitWin(c, "win-backup-delete", "backup files: "+s)
-				continue
-			}
+		if ws.specialFilesDeleted(c, s, p) {
+			continue
 		}
 		everything := glob && (strings.HasSuffix(s, "*") || strings.HasSuffix(s, "*.*"))
 		last := s[strings.LastIndexAny(s, `\/`)+1:]
@@ -1222,6 +1205,35 @@ func (ws *winState) winDelete(c *cmd, targets []word, recursive, filtered bool) 
 		ws.winDeleteAbs(c, p, recursive, glob && everything, filtered || glob && !everything)
 		ws.partialGlob = false
 	}
+}
+
+// specialFilesDeleted judges deleting s (its folder p, normal form)
+// when it names files of a kind that is judged by what it is wherever it
+// lies: databases, virtual machines' disks, backups. It reports whether
+// it judged them.
+func (ws *winState) specialFilesDeleted(c *cmd, s, p string) bool {
+	a := ws.a
+	if winDBFiles(strings.ToLower(s)) {
+		if cl, _ := a.winClassify(p); cl != wpInside && cl != wpWorkDir && cl != wpUnknown && cl != wpPosix {
+			ws.emitWin(c, "win-delete-outside", "database files: "+s)
+			return true
+		}
+	}
+	if winVMDisks(strings.ToLower(s)) {
+		// D:\Hyper-V\Virtual Hard Disks\*.vhdx: machines' disks, with
+		// everything on them
+		if cl, _ := a.winClassify(p); cl != wpInside && cl != wpWorkDir && cl != wpPosix && cl != wpSystem && cl != wpRoot {
+			ws.emitWin(c, "win-vm-destroy", "virtual machine disks: "+s)
+			return true
+		}
+	}
+	if winBackupFiles(strings.ToLower(strings.ReplaceAll(s, `\`, "/"))) {
+		if cl, _ := a.winClassify(p); cl != wpInside && cl != wpWorkDir {
+			ws.emitWin(c, "win-backup-delete", "backup files: "+s)
+			return true
+		}
+	}
+	return false
 }
 
 // winDeleteAbs judges deleting a normal-form path (contents: its
