@@ -405,6 +405,14 @@ func isLocalHost(h string) bool {
 	return ok && (ip.IsLoopback() || ip.IsPrivate())
 }
 
+// developerNetwork reports a host an API call that deletes or changes
+// things may reach as the developer's own: this machine, or a private
+// address of its network. A .local name (pacs.hosp.local) is another
+// machine of the site, with its data.
+func developerNetwork(h string) bool {
+	return isLocalHost(h) && !strings.HasSuffix(h, ".local")
+}
+
 // parseSize reads sizes such as 500G, 10M, 2T.
 func parseSize(s string) int64 {
 	s = strings.TrimSpace(strings.ToUpper(s))

@@ -589,8 +589,8 @@ var cloudDestroyRules = []*rule{
 					continue
 				}
 				h := hostOf(w.s)
-				if isLocalHost(h) && !strings.HasSuffix(h, ".local") {
-					continue // (pacs.hosp.local is another machine of the site)
+				if developerNetwork(h) {
+					continue
 				}
 				// the last segment names what is deleted: a pull request's
 				// branch or preview (feat%2Fpr-88-retry), a scratch repository

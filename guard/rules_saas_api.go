@@ -418,8 +418,8 @@ type httpCall struct {
 // scratch reports a call whose URL, body or variables name a test,
 // sandbox, pull request or other throwaway object, or this machine.
 func (h httpCall) scratch() bool {
-	if host := hostOf(h.url); isLocalHost(host) && !strings.HasSuffix(host, ".local") {
-		return true // (pacs.hosp.local is another machine of the site)
+	if developerNetwork(hostOf(h.url)) {
+		return true
 	}
 	for _, s := range [...]string{h.url, h.vars} {
 		if s != "" && scratchName(strings.ReplaceAll(s, "example.", "")) && !isProdName(s) {
