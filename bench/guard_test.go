@@ -56,14 +56,13 @@ func corpusCommands(b *testing.B) []corpusLine {
 }
 
 // lastRound is what BenchmarkGuardDecisions measured with the previous
-// round's rules (round 50's final build, alternated seven times with
-// round 51's on the same two-core machine, both on round 51's corpus):
-// 48,497 to 52,109 decisions/s, the median run 50,573 with p99 94.5 µs
-// (below). Round 51's final build measured 46,041 to 52,886 in the same
-// runs (median 49,176, p99 99.2 µs), and 83,950 to 93,173 with one
-// goroutine per core for both. Older rounds' figures are in the git
-// history.
-const lastRound = "50,573 decisions/s, p99 94µs"
+// round's rules (round 51's final build, alternated six times with round
+// 52's on the same two-core machine, both on round 52's corpus): 44,163
+// to 48,033 decisions/s, the median 45,113 with p99 107.5 µs (below).
+// Round 52's final build measured 44,414 to 46,813 in the same runs
+// (median 45,747, p99 107.1 µs), and about 75,000 with one goroutine per
+// core for both. Older rounds' figures are in the git history.
+const lastRound = "45,113 decisions/s, p99 108µs"
 
 // BenchmarkGuardDecisions: firewall decisions per second on one goroutine
 // over the whole corpus, and the p99 latency of one decision.
