@@ -839,7 +839,7 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 			if p == "/" || p == "/etc" || p == "/usr" || p == "/boot" || p == "/bin" {
 				out = append(out, writeTarget{path: p + "/etc/x", raw: d, class: wEtc, trunc: true})
 			}
-			if arch := tarArchive(args); (arch == "" || arch == "-") && c.in.kind == flowRemote {
+			if arch, _, _ := tarArchive(args); (arch == "" || arch == "-") && c.in.kind == flowRemote {
 				// curl URL | tar xz -C /usr/local/bin: the download's
 				// files land in the folder
 				out = append(out, writeTarget{path: p + "/" + path.Base(c.in.what), raw: d, content: c.in})

@@ -573,7 +573,7 @@ func tarLaunches(a *analysis, c *cmd) []launch {
 			code = rest
 		}
 		l := launch{code: code, origin: "tar " + v.opt, stdin: v.opt == "--to-command" || v.opt == "-I" || v.opt == "--use-compress-program"}
-		if f := tarArchive(c.args()); f != "" && a.isDownloaded(f, c.cwd) {
+		if f, _, _ := tarArchive(c.args()); f != "" && a.isDownloaded(f, c.cwd) {
 			// the archive came from the network: what each member holds
 			// is fetched code
 			l.in = &flow{kind: flowRemote, what: f}
@@ -581,20 +581,6 @@ func tarLaunches(a *analysis, c *cmd) []launch {
 		out = append(out, l)
 	}
 	return out
-}
-
-// tarArchive returns the archive tar reads or writes (-f FILE, -xf FILE,
-// --file=FILE), or "".
-func tarArchive(args []word) string {
-	for i, w := range args {
-		if v, ok := strings.CutPrefix(w.s, "--file="); ok {
-			return v
-		}
-		if (w.s == "--file" || len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.HasSuffix(w.s, "f")) && i+1 < len(args) {
-			return args[i+1].s
-		}
-	}
-	return ""
 }
 
 func gitLaunches(a *analysis, c *cmd) []launch {

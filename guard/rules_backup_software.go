@@ -61,10 +61,7 @@ var backupSoftwareRules = []*rule{
 			case "tar":
 				// tar -cf /dev/st0: a tape written from where it stands,
 				// over what it holds (reading one, -x and -t, passes)
-				f, ok := optValue(args, "-f", "file")
-				if !ok && len(args) > 1 && strings.HasSuffix(args[0].s, "f") && !strings.HasPrefix(args[0].s, "--") {
-					f, ok = args[1].s, true
-				}
+				f, _, ok := tarArchive(args)
 				if !ok || !tapeDevice(f) {
 					return false, ""
 				}

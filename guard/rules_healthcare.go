@@ -60,7 +60,7 @@ var healthcareRules = []*rule{
 				host = w.s
 				break
 			}
-			if host == "" || isLocalHost(host) || !strings.Contains(host, ".") || strings.HasSuffix(host, ".internal") || strings.HasSuffix(host, ".local") || strings.HasSuffix(host, ".lan") {
+			if host == "" || isLocalHost(host) || localOnlyName(host) || strings.HasSuffix(host, ".internal") {
 				return false, ""
 			}
 			return true, "DICOM images sent to " + host

@@ -72,21 +72,11 @@ func (a *analysis) noteSecretArchive(c *cmd) {
 		}
 		archive, inputs = ops[0].s, ops[1:]
 	case "tar":
-		f, ok := optValue(args, "-f", "file")
-		if !ok && len(args) > 1 && !strings.HasPrefix(args[0].s, "-") && strings.Contains(args[0].s, "f") {
-			f, ok = args[1].s, true // old style: tar czf ARCHIVE FILES...
-			args = args[1:]
-		}
-		if !ok {
-			for i, w := range args {
-				if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.HasSuffix(w.s, "f") && i+1 < len(args) {
-					f, ok = args[i+1].s, true
-				}
-			}
-		}
+		f, rest, ok := tarArchive(args)
 		if !ok {
 			return
 		}
+		args = rest
 		archive = f
 		for _, w := range positional(args) {
 			if w.s != f {
@@ -107,6 +97,24 @@ func (a *analysis) noteSecretArchive(c *cmd) {
 			return
 		}
 	}
+}
+
+// tarArchive returns the archive tar is given (-f F, --file F, -czf F,
+// or the old style tar czf F FILES...) and its arguments without the old
+// style's letters.
+func tarArchive(args []word) (string, []word, bool) {
+	if f, ok := optValue(args, "-f", "file"); ok {
+		return f, args, true
+	}
+	if len(args) > 1 && !strings.HasPrefix(args[0].s, "-") && strings.Contains(args[0].s, "f") {
+		return args[1].s, args[1:], true // old style: tar czf ARCHIVE FILES...
+	}
+	for i, w := range args {
+		if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.HasSuffix(w.s, "f") && i+1 < len(args) {
+			return args[i+1].s, args, true
+		}
+	}
+	return "", args, false
 }
 
 // noteSecretSplit remembers the pieces split cuts a secret into (split
