@@ -354,6 +354,32 @@ func (t *remoteTurn) Wait() error {
 	return t.err
 }
 
+// stillOwner reports whether a wait on node that failed with err is to
+// be asked again: node did not answer in time (busy, or slow under load)
+// yet still holds the session's lease, so the turn still runs there. It
+// waits a moment first. A node that lost the session, or an answer that
+// was an error, ends the wait.
+func (s *Server) stillOwner(node, session string, err error) bool {
+	if !errors.Is(err, ErrNodeUnreachable) {
+		return false
+	}
+	select {
+	case <-time.After(unreachableRetry):
+	case <-s.ctx.Done():
+		return false
+	}
+	owner, oerr := s.owner(s.ctx, session)
+	if oerr != nil || owner != node {
+		return false
+	}
+	s.log.Warn("the node of a turn did not answer; asking again while it holds the session", "session", session, "node", node, "err", err)
+	return true
+}
+
+// unreachableRetry is how long a wait for a turn on an unanswering node
+// pauses before it asks again.
+const unreachableRetry = 200 * time.Millisecond
+
 // wait asks the owner for the turn's end. An owner that dies meanwhile
 // ends the turn with an error; the events it delivered before stay.
 func (t *remoteTurn) wait(s *Server, node, id string) {
@@ -361,10 +387,13 @@ func (t *remoteTurn) wait(s *Server, node, id string) {
 		reply turnWaitReply
 		err   error
 	)
-	for !reply.Done && err == nil {
+	for !reply.Done {
 		ctx, cancel := context.WithTimeout(s.ctx, turnPoll+5*time.Second)
 		err = s.opts.Cluster.Call(ctx, node, verbTurnWait, turnWaitRequest{Turn: id, WaitMs: turnPoll.Milliseconds()}, &reply)
 		cancel()
+		if err != nil && !s.stillOwner(node, t.session, err) {
+			break
+		}
 	}
 	t.mu.Lock()
 	switch {

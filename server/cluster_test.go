@@ -6,11 +6,13 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	hpdaemon "github.com/hotplex/hotplex/daemon"
 	"github.com/hotplex/hotplex/internal/natstest"
+	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/testkit"
 )
 
@@ -23,6 +25,18 @@ func startCluster(t *testing.T, n int) []*daemon {
 }
 
 func startClusterWithNATS(t *testing.T, n int) ([]*daemon, *natstest.Server) {
+	return startClusterWith(t, n, nil)
+}
+
+// testLeaseTTL is the nodes' lease in these tests: long enough that a
+// node starved of the CPU for a few seconds (the race detector, every
+// package's tests at once) keeps its sessions; no test waits for one to
+// expire, since a stopped node gives its leases back.
+const testLeaseTTL = 8 * time.Second
+
+// startClusterWith is startClusterWithNATS with each node's server
+// options changed by change (given the node's index), when not nil.
+func startClusterWith(t *testing.T, n int, change func(i int, so *server.Options)) ([]*daemon, *natstest.Server) {
 	t.Helper()
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	ns := natstest.Start(t)
@@ -32,8 +46,12 @@ func startClusterWithNATS(t *testing.T, n int) ([]*daemon, *natstest.Server) {
 	var nodes []*daemon
 	for i := range n {
 		id := "n" + string(rune('1'+i))
-		nodes = append(nodes, startDaemonOn(t, t.TempDir(), testkit.DaemonOptions{Root: root, Postgres: db,
-			Cluster: &hpdaemon.ClusterConfig{NodeID: id, NATS: url, LeaseTTL: 2 * time.Second}}))
+		o := testkit.DaemonOptions{Root: root, Postgres: db,
+			Cluster: &hpdaemon.ClusterConfig{NodeID: id, NATS: url, LeaseTTL: testLeaseTTL}}
+		if change != nil {
+			o.Server = func(so *server.Options) { change(i, so) }
+		}
+		nodes = append(nodes, startDaemonOn(t, t.TempDir(), o))
 	}
 	return nodes, ns
 }
@@ -197,6 +215,48 @@ func TestClusterRoutesInterruptAndDelete(t *testing.T) {
 			t.Fatal("node 1 kept the deleted session")
 		}
 	}
+}
+
+// A wait for a turn's end on the session's node that goes unanswered
+// (the node busy, or slow under load) is asked again while that node
+// still holds the session: the caller's stream ends with the turn's
+// result, not with an error.
+func TestClusterTurnOutlivesAnUnansweredWait(t *testing.T) {
+	var dropped atomic.Int32
+	nodes, _ := startClusterWith(t, 2, func(i int, so *server.Options) {
+		if i == 1 {
+			so.Cluster = &unansweredWaits{Cluster: so.Cluster, drop: 3, dropped: &dropped}
+		}
+	})
+	n1, n2 := nodes[0], nodes[1]
+	n1.Create(t, n1.alice, map[string]any{"id": "w"})
+	n1.turn(t, n1.alice, "w", "hello")
+	evs := n2.turn(t, n2.alice, "w", "sleep:300 then answer")
+	if len(evs) == 0 || evs[len(evs)-1].Type != "result" {
+		t.Fatalf("the turn through node 2 ended with %v: %s", types(evs), evs[len(evs)-1].Data)
+	}
+	if n := dropped.Load(); n != 3 {
+		t.Fatalf("%d waits went unanswered, want 3", n)
+	}
+	if v := n2.view(t, "w"); v["node"] != "n1" {
+		t.Fatalf("the session moved: %v", v)
+	}
+}
+
+// unansweredWaits fails a node's first drop waits for a turn's end as
+// an unanswering node would.
+type unansweredWaits struct {
+	server.Cluster
+	drop    int32
+	dropped *atomic.Int32
+}
+
+func (u *unansweredWaits) Call(ctx context.Context, node, verb string, req, resp any) error {
+	if verb == "turn.wait" && u.dropped.Load() < u.drop {
+		u.dropped.Add(1)
+		return fmt.Errorf("%w: %s: no answer in time", server.ErrNodeUnreachable, node)
+	}
+	return u.Cluster.Call(ctx, node, verb, req, resp)
 }
 
 // n1ID is the store key of alice's session c2 as node 1's engine knows it.

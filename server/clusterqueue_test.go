@@ -125,7 +125,7 @@ func TestClusterRefusesOnlyWhenEveryNodeIsFull(t *testing.T) {
 	for _, id := range []string{"n1", "n2"} {
 		o := testkit.DaemonOptions{Root: root, Postgres: db,
 			MaxResident: 1, StartQueueTimeout: 300 * time.Millisecond,
-			Cluster: &hpdaemon.ClusterConfig{NodeID: id, NATS: ns.URL(), LeaseTTL: 2 * time.Second}}
+			Cluster: &hpdaemon.ClusterConfig{NodeID: id, NATS: ns.URL(), LeaseTTL: testLeaseTTL}}
 		if id == "n1" {
 			// Node 1 places new sessions on itself first, full or not,
 			// as a node whose view of the others' load is stale would.
