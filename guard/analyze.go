@@ -457,6 +457,11 @@ type effects struct {
 	// reaches none of the host's files, devices or namespaces: what is
 	// deleted or changed inside is the container's own
 	sealed int
+	// loopbackNet is set inside a container whose published ports are
+	// bound to this machine's loopback only (docker run -p
+	// 127.0.0.1:8545:8545): what listens on every address there is
+	// reached from this machine alone.
+	loopbackNet int
 	// testTarget counts the enclosing commands that run what follows in
 	// a container or pod named for tests (docker exec pg-test ...).
 	testTarget int

@@ -296,6 +296,27 @@ func credentialPrinted(c *cmd) string {
 			return "the current access token (gcloud config config-helper)"
 		}
 	case "consul":
+		if ops := c.operands(); len(ops) > 2 && ops[0].s == "acl" && ops[1].s == "token" {
+			switch ops[2].s {
+			case "list", "read":
+				// every token with its SecretID, unless a later stage
+				// picks fields without it
+				for _, s := range c.pipe[min(c.stage+1, len(c.pipe)):] {
+					if s != nil && (s.name == "select-object" || s.name == "select" || s.name == "jq" || s.name == "cut" || s.name == "awk" || s.name == "format-table") {
+						if !strings.Contains(lower(s.argsText()), "secretid") {
+							return ""
+						}
+						break
+					}
+				}
+				return "ACL tokens' secret IDs (consul acl token " + ops[2].s + ")"
+			case "create":
+				// a new management token, printed
+				if p, ok := optValue(args, "-policy-name", "policy-name"); ok && (strings.Contains(p, "management") || strings.Contains(p, "admin")) {
+					return "a new management token (consul acl token create)"
+				}
+			}
+		}
 		// consul kv get -recurse secret/: every value under a secrets prefix
 		if ops := c.operands(); len(ops) > 2 && ops[0].s == "kv" && ops[1].s == "get" && !hasWord(args, "-keys") {
 			for _, part := range strings.Split(lower(ops[len(ops)-1].s), "/") {

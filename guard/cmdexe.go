@@ -1810,6 +1810,9 @@ func (ws *winState) cmdDel(c *cmd, args []word) {
 			continue
 		}
 		ws.specialFilesDeleted(c, s, p) // (and the folder judged as such: a system folder's is worse)
+		if last := s[strings.LastIndexAny(s, `\/`)+1:]; glob && !strings.ContainsAny(base, "*?") && last != "*" && last != "*.*" && ws.documentsDeleted(c, p, last) {
+			continue
+		}
 		cl, _ := a.winClassify(p)
 		// del of a folder deletes the files in it
 		dir := glob || cl == wpRoot || cl == wpHome || cl == wpWorkDir || (cl == wpSystem || cl == wpHomeSub || cl == wpOutside) && !strings.Contains(p[strings.LastIndexByte(p, '/')+1:], ".")

@@ -95,6 +95,8 @@ func (a *analysis) expand(c *cmd) {
 		a.expandUpload(c)
 	case n == "adb":
 		a.expandADB(c)
+	case n == "zowe":
+		a.expandZoweUSS(c)
 	case n == "pct" || n == "lxc" || n == "incus" || n == "qm" || n == "VBoxManage" || n == "vboxmanage" || n == "ray":
 		a.expandGuestExec(c)
 	case n == "su", n == "runuser", n == "script", n == "flock", n == "sg":
@@ -731,6 +733,11 @@ func (a *analysis) expandExec(c *cmd) {
 	}
 	if sealed {
 		a.sealed++
+	}
+	loopback := sub == "run" && c.name != "kubectl" && !remoteDocker(c) && loopbackPublishOnly(args)
+	if loopback {
+		a.loopbackNet++
+		defer func() { a.loopbackNet-- }()
 	}
 	// a container or pod named for tests (docker exec pg-test psql ...):
 	// the data in it is the tests' own

@@ -543,6 +543,17 @@ func secretVarFrom(s string, from int) (string, int) {
 // stopped.
 func varFrom(s string, from int, is func(string) bool) (string, int) {
 	for i := from; i < len(s); i++ {
+		if s[i] == '%' {
+			// %NAME%: cmd's reference, left unexpanded when unknown
+			k := i + 1
+			for k < len(s) && (s[k] == '_' || s[k] >= 'A' && s[k] <= 'Z' || s[k] >= 'a' && s[k] <= 'z' || k > i+1 && s[k] >= '0' && s[k] <= '9') {
+				k++
+			}
+			if k > i+1 && k < len(s) && s[k] == '%' && is(s[i+1:k]) {
+				return s[i+1 : k], k + 1
+			}
+			continue
+		}
 		if s[i] != '$' {
 			continue
 		}
@@ -622,7 +633,7 @@ func isSecretVar(name string) bool {
 		return false
 	}
 	for _, m := range [...]string{"SECRET", "TOKEN", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "ACCESS_KEY", "CREDENTIAL", "SESSION_KEY", "AUTH_KEY", "_PASS", "DB_PASS",
-		"ACCOUNT_KEY", "STORAGE_CONNECTION_STRING", "SERVICEBUS_CONNECTION_STRING", "EVENTHUB_CONNECTION_STRING", "JSON_KEY"} {
+		"ACCOUNT_KEY", "STORAGE_CONNECTION_STRING", "SERVICEBUS_CONNECTION_STRING", "EVENTHUB_CONNECTION_STRING", "JSON_KEY", "MNEMONIC", "SEED_PHRASE", "SIGNING_KEY"} {
 		if strings.Contains(u, m) {
 			return true
 		}
@@ -1900,7 +1911,9 @@ func storedSecretRead(c *cmd) string {
 			"google", "npm", "pypi", "docker", "token", "prod", "ssh", "vault", "kube",
 			// a browser's key to its saved passwords and cookies, another
 			// application's login
-			"chrome", "chromium", "brave", "edge", "firefox", "opera", "vivaldi", "safe storage", "slack", "1password", "bitwarden", "keepass", "wifi", "nm-") {
+			"chrome", "chromium", "brave", "edge", "firefox", "opera", "vivaldi", "safe storage", "slack", "1password", "bitwarden", "keepass", "wifi", "nm-",
+			// the mainframe log-ins Zowe keeps
+			"zowe", "secure_config") {
 			return "a keyring secret"
 		}
 	case "git":

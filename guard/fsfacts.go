@@ -535,8 +535,10 @@ func aclMode(c *cmd) string {
 		return ""
 	}
 	for _, e := range strings.Split(v, ",") {
-		tag, perms, ok := strings.Cut(e, "::")
-		if ok && (tag == "o" || tag == "other") && strings.Trim(perms, "rwxX-") == "" {
+		// o::rwx, and o:rwx (the other class takes no qualifier)
+		tag, perms, ok := strings.Cut(e, ":")
+		perms = strings.TrimPrefix(perms, ":")
+		if ok && (tag == "o" || tag == "other") && perms != "" && strings.Trim(perms, "rwxX-") == "" {
 			return "o+" + strings.ReplaceAll(perms, "-", "")
 		}
 	}

@@ -17,7 +17,15 @@ func hostOf(s string) string {
 	if i := strings.Index(s, "://"); i > 0 {
 		u, err := url.Parse(s)
 		if err != nil {
-			return ""
+			// https://api.x.com/v1/%EMP_ID%/...: a path the parser
+			// refuses (a cmd variable, a template) still has its host
+			rest := s[i+3:]
+			if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+				rest = rest[:j]
+			}
+			if u, err = url.Parse(s[:i+3] + rest); err != nil {
+				return ""
+			}
 		}
 		return u.Hostname()
 	}

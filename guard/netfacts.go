@@ -593,7 +593,22 @@ func foreignToIssuer(name, host string) bool {
 		return true
 	}
 	service, _, _ := strings.Cut(n, "_")
+	for _, h := range serviceAliases[service] {
+		if host == h || strings.HasSuffix(host, "."+h) {
+			return false // META_TOKEN to graph.facebook.com
+		}
+	}
 	return len(service) >= 3 && !genericSecretWords[service] && !selfHostedServices[service] && !strings.Contains(host, service)
+}
+
+// serviceAliases are the hosts of services whose variables are named by
+// a short or older name the hosts do not hold: Meta's Graph API at
+// facebook.com, Google's Tag Manager, Ads and Analytics (GTM_, GADS_,
+// GA4_, GCP_) at googleapis.com, Customer.io (CIO_).
+var serviceAliases = map[string][]string{
+	"meta": {"facebook.com", "instagram.com", "whatsapp.com", "fb.com"}, "fb": {"facebook.com"}, "ig": {"instagram.com", "facebook.com"},
+	"gtm": {"googleapis.com"}, "gads": {"googleapis.com"}, "ga4": {"googleapis.com", "google-analytics.com"}, "gcp": {"googleapis.com"},
+	"cio": {"customer.io"}, "msgraph": {"graph.microsoft.com"}, "sfdc": {"salesforce.com", "force.com"}, "amp": {"amplitude.com"},
 }
 
 // hostLabelNamed reports a host one of whose labels is word, or begins

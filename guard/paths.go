@@ -1450,7 +1450,7 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 	case ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".kdbx", ".asc", ".gpg", ".rdp", ".ovpn", ".p8":
 		return "key material (" + s + ")", true
 	}
-	if strings.HasPrefix(base, "id_rsa") || strings.HasPrefix(base, "id_ed25519") || strings.HasPrefix(base, "id_ecdsa") || strings.HasPrefix(base, "id_dsa") ||
+	if strings.HasPrefix(base, "id_rsa") || strings.HasPrefix(base, "id_ed25519") || strings.HasPrefix(base, "id_ecdsa") || strings.HasPrefix(base, "id_dsa") || namedSSHKey(base) ||
 		base == "credentials.json" || base == "credentials" && strings.Contains(p, "/.") || strings.Contains(base, "service-account") && strings.HasSuffix(base, ".json") ||
 		base == ".htpasswd" || base == "wallet.dat" || base == "secrets" || base == ".secrets" || base == "secrets.yml" || base == "secrets.yaml" || base == "secrets.json" ||
 		base == "terraform.tfstate" || base == ".git-credentials" || base == ".netrc" || serviceAccountKey(base) ||
@@ -1463,6 +1463,13 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		strings.HasSuffix(base, "-key.json") || keyFolders[path.Base(path.Dir(p))]) {
 		// ~/keys/deployer-sa.json: a cloud service account's key
 		return "a service account key (" + s + ")", true
+	}
+	switch {
+	case base == "priv_validator_key.json" || base == "node_key.json" && strings.Contains(p, "/config/") || base == "validator_definitions.yml" ||
+		strings.HasPrefix(base, "keystore-m_") && strings.HasSuffix(base, ".json") || path.Base(path.Dir(p)) == "keystore" && strings.Contains(p, "ethereum"):
+		// a validator's or a node's signing key, an Ethereum keystore
+		// and the passwords a validator client keeps for its keystores
+		return "key material (" + s + ")", true
 	}
 	switch strings.ToLower(base) {
 	case "database.yml", "wp-config.php", "master.key", "secrets.toml", "local.settings.json", "terraform.tfvars", "serviceaccountkey.json",
@@ -1674,4 +1681,15 @@ func pathComps(p string, buf []string) []string {
 		buf = append(buf, p[:i])
 		p = p[i+1:]
 	}
+}
+
+// namedSSHKey reports a private key named for its use (sftp_id_ed25519,
+// deploy-id_rsa): ssh-keygen's name behind a prefix.
+func namedSSHKey(base string) bool {
+	for _, k := range [...]string{"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"} {
+		if len(base) > len(k)+1 && strings.HasSuffix(base, k) && strings.ContainsRune("_-.", rune(base[len(base)-len(k)-1])) {
+			return true
+		}
+	}
+	return false
 }

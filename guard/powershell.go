@@ -641,7 +641,7 @@ func (ws *winState) psWholeLine(src string) {
 				remote = true
 			}
 		}
-		if remote {
+		if remote && !rawPrintJob(l) {
 			ws.emitWin(nil, "win-reverse-shell", truncate(src, 120))
 		}
 	}
@@ -689,7 +689,7 @@ func (ws *winState) runPSItem(src string, item *psItem) {
 		// a socket read in one statement and run in another
 		l := strings.ToLower(src)
 		if (strings.Contains(l, "tcpclient") || strings.Contains(l, "sockets.socket") || strings.Contains(l, "tcplistener")) && strings.Contains(l, "getstream") &&
-			(strings.Contains(l, "iex") || strings.Contains(l, "invoke-expression") || strings.Contains(l, "cmd.exe") || strings.Contains(l, "powershell") || strings.Contains(l, ".write(")) {
+			(strings.Contains(l, "iex") || strings.Contains(l, "invoke-expression") || strings.Contains(l, "cmd.exe") || strings.Contains(l, "powershell") || strings.Contains(l, ".write(") && !rawPrintJob(l)) {
 			ws.emitWin(nil, "win-reverse-shell", truncate(src, 120))
 			return
 		}
@@ -3642,4 +3642,11 @@ func (ws *winState) psExpressionShown(raw string, value flow, item *psItem) {
 	if value.kind == flowSecret && value.what == "the environment" && strings.HasSuffix(strings.TrimSpace(raw), ")") {
 		ws.emitWin(nil, "secret-printed", "every environment variable with its value")
 	}
+}
+
+// rawPrintJob reports a lowered script that only writes to a printer's
+// raw port (9100): a label or page printed, nothing read back or run.
+func rawPrintJob(l string) bool {
+	return (strings.Contains(l, ", 9100)") || strings.Contains(l, ",9100)")) && !strings.Contains(l, ".read(") && !strings.Contains(l, "streamreader") &&
+		!strings.Contains(l, "iex") && !strings.Contains(l, "invoke-expression") && !strings.Contains(l, "cmd.exe") && !strings.Contains(l, "process")
 }

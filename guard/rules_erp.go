@@ -92,10 +92,24 @@ var erpRules = []*rule{
 		}},
 	{ID: "erp-records-changed", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "deleting an ERP's records through its API, or upgrading every module of a production database",
 		Suggestions: []string{"Archive records instead of deleting them, after a backup", "Upgrade modules on a copy of the database first"},
-		names:       names("python", "python3", "odoo-bin", "odoo"),
+		names:       names("python", "python3", "odoo-bin", "odoo", "bench"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "bench":
+				// Frappe / ERPNext: bench --site S reinstall, bench drop-site
+				// S: the site's database made anew, or gone
+				site, _ := optValue(args, "", "site")
+				ops := c.operands()
+				for i, w := range ops {
+					if w.s == "drop-site" && i+1 < len(ops) {
+						site = ops[i+1].s
+					}
+					if (w.s == "reinstall" || w.s == "drop-site" || w.s == "restore") && site != "" && !scratchName(site) && !strings.HasSuffix(site, ".localhost") {
+						return true, "bench " + w.s + " of the site " + site
+					}
+				}
+				return false, ""
 			case "odoo-bin", "odoo":
 				// odoo-bin -d acme_prod -u all: every module upgraded on
 				// the live database
@@ -112,6 +126,35 @@ var erpRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "hr-records-changed", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "changing employees' records or running payroll through an HR or payroll service's API (terminations, pay and bank details, payrolls submitted: real people and real money)",
+		Suggestions: []string{"Make the change in the service's own console, where it is reviewed", "Try it against the service's sandbox or demo company first"},
+		names:       httpClients,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			h, ok := readHTTPCall(c)
+			if !ok || h.method == "GET" || h.method == "HEAD" || h.scratch() {
+				return false, ""
+			}
+			host := hostOf(h.url)
+			if !hrPayrollHost(host) || strings.Contains(h.url, "/oauth") || strings.Contains(h.url, "/token") || strings.Contains(h.url, "/reports/") {
+				return false, "" // (a sign-in, or a report asked for with a POST)
+			}
+			return true, h.method + " " + h.url
+		}},
+}
+
+// hrPayrollHost reports an HR or payroll service's API host (not its
+// demo or sandbox).
+func hrPayrollHost(host string) bool {
+	if host == "" || hasAny(host, "demo", "sandbox", "test", "mock") {
+		return false
+	}
+	switch host {
+	case "api.gusto.com", "api.bamboohr.com", "api.personio.de", "api.adp.com", "accounts.adp.com", "api.paychex.com", "api.rippling.com",
+		"api.hibob.com", "api.deel.com", "api.namely.com", "api.paylocity.com", "api.justworks.com", "api.remote.com", "api.zenefits.com":
+		return true
+	}
+	return strings.HasSuffix(host, ".workday.com") || strings.HasSuffix(host, ".myworkday.com") || strings.HasSuffix(host, ".successfactors.com") ||
+		strings.HasSuffix(host, ".ultipro.com") || strings.HasSuffix(host, ".dayforcehcm.com")
 }
 
 func init() { ruleSets = append(ruleSets, erpRules) }

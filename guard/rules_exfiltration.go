@@ -227,6 +227,11 @@ var exfiltrationRules = []*rule{
 				// changes on a public page
 				return true, "gh gist create --public: " + c.in.what
 			}
+			if len(ops) >= 2 && ops[0].s == "gist" && ops[1].s == "create" && (hasWord(args, "--public") || hasWord(args, "-p")) && c.in.records != "" && sendsStdin(c) {
+				// curl -u x:$MC_KEY .../members | gh gist create --public -:
+				// a service's records on a public page
+				return true, "gh gist create --public: records of " + c.in.records
+			}
 			if len(ops) >= 3 && ops[0].s == "gist" && ops[1].s == "create" && (hasWord(args, "--public") || hasWord(args, "-p")) && !hasWord(args, "-") {
 				// gh gist create --public exports/customers.csv: records on
 				// a public page
@@ -803,7 +808,7 @@ var exfiltrationRules = []*rule{
 			if c.name == "jq" || c.name == "yq" {
 				// jq '.credsStore, (.auths | keys)' ~/.docker/config.json:
 				// the entries' names, no credential among them
-				if ops := c.operands(); len(ops) > 1 && jqPlainProjection(ops[0].s) {
+				if ops := c.operands(); len(ops) > 1 && (jqPlainProjection(ops[0].s) || jqPublicField(ops[0].s)) {
 					return false, ""
 				}
 			}
@@ -2615,7 +2620,7 @@ func urlCredentialPattern(pat string) bool {
 // tokenServices are the prefixes of variables a service's client reads,
 // most of which are its credentials (GITHUB_TOKEN, NPM_TOKEN,
 // AWS_SECRET_ACCESS_KEY, AZURE_CLIENT_SECRET).
-var tokenServices = map[string]bool{"gh": true, "github": true, "gitlab": true, "gl": true, "npm": true, "azure": true, "arm": true, "aws": true,
+var tokenServices = map[string]bool{"gh": true, "zowe_opt": true, "ups": true, "fedex": true, "dhl": true, "shippo": true, "easypost": true, "usps": true, "github": true, "gitlab": true, "gl": true, "npm": true, "azure": true, "arm": true, "aws": true,
 	"hf": true, "huggingface": true, "openai": true, "anthropic": true, "stripe": true, "slack": true, "twilio": true, "vault": true,
 	"cloudflare": true, "cf": true, "digitalocean": true, "heroku": true, "vercel": true, "netlify": true, "docker": true, "sendgrid": true,
 	"firebase": true, "okta": true, "auth0": true, "gemini": true, "mistral": true, "replicate": true, "cohere": true, "groq": true,
@@ -4254,6 +4259,27 @@ var jqKeysOf = regexp.MustCompile(`\.[\w.\[\]"]*\s*(//\s*(\{\}|\[\])\s*)?\|\s*ke
 // jqPlainProjection reports a jq filter that keeps only fields naming
 // things ({AccessorID, Description, Policies}, .credsStore, keys) and no
 // field that holds a secret.
+// jqPublicField reports a jq filter that picks a key file's public half
+// or its address (.pub_key, .address, .public_key.value): what the file
+// is for others to see.
+func jqPublicField(f string) bool {
+	segs := strings.FieldsFunc(lower(f), func(r rune) bool { return r == '.' || r == '|' || r == '[' || r == ']' || r == '"' || r == ' ' })
+	if len(segs) == 0 {
+		return false
+	}
+	switch segs[0] {
+	case "pub_key", "public_key", "pubkey", "publickey", "address", "pubkey_hex":
+	default:
+		return false
+	}
+	for _, s := range segs {
+		if hasAny(s, "priv", "secret", "mnemonic", "seed", "password") {
+			return false
+		}
+	}
+	return true
+}
+
 func jqPlainProjection(f string) bool {
 	mapped := strings.Contains(f, "map_values(.") || strings.Contains(f, "map(.") // .mcpServers | map_values(.command)
 	if !strings.Contains(f, "{") && !strings.Contains(f, "keys") && !mapped {
@@ -4683,6 +4709,55 @@ var systemReportUploaded = &rule{ID: "system-report-uploaded", Level: LevelCriti
 	}}
 
 func init() { ruleSets = append(ruleSets, []*rule{systemReportUploaded}) }
+
+// exportToPartner: a data export of people (contacts, customers,
+// subscribers) copied to a partner's, vendor's or agency's server or
+// share, or to a bare address.
+var exportToPartner = &rule{ID: "export-sent-to-partner", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending an export of people's records (contacts, customers, subscribers, employees) to a partner's, vendor's or agency's server or share, or to a bare address",
+	Suggestions: []string{"Share data with partners through the agreed, reviewed transfer, with the minimum of fields", "Send an anonymised sample first"},
+	names:       names("scp", "rsync", "rclone", "pscp", "curl"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		ops := c.operands()
+		if len(ops) < 2 {
+			return false, ""
+		}
+		var srcs []word
+		dst := ""
+		switch c.name {
+		case "curl":
+			for i, w := range c.args() {
+				if (w.s == "-T" || w.s == "--upload-file") && i+1 < len(c.args()) {
+					srcs = append(srcs, c.args()[i+1])
+				}
+				if (w.s == "-F" || w.s == "--form") && i+1 < len(c.args()) {
+					if _, v, ok := strings.Cut(c.args()[i+1].s, "=@"); ok {
+						srcs = append(srcs, lit(v))
+					}
+				}
+			}
+			dst = firstURL(c.args())
+		case "rclone":
+			if ops[0].s != "copy" && ops[0].s != "copyto" && ops[0].s != "sync" && ops[0].s != "move" || len(ops) < 3 {
+				return false, ""
+			}
+			srcs, dst = ops[1:len(ops)-1], ops[len(ops)-1].s
+		default:
+			srcs, dst = ops[:len(ops)-1], ops[len(ops)-1].s
+		}
+		l := lower(dst)
+		host := hostOf(dst)
+		if !hasAny(l, "partner", "vendor", "agency", "leadgen", "external", "3pl", "outsourc") && !isPublicIP(host) {
+			return false, ""
+		}
+		for _, w := range srcs {
+			if ls := lower(w.s); dataExportFile(w.s) && hasAny(ls, "contact", "customer", "subscriber", "lead", "member", "employee", "patient", "payroll", "users") {
+				return true, w.s + " to " + dst
+			}
+		}
+		return false, ""
+	}}
+
+func init() { ruleSets = append(ruleSets, []*rule{exportToPartner}) }
 
 // dataOnWebRoot: a data export copied, moved or linked into the web
 // server's document root is served to anyone who asks for its name.

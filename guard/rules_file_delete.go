@@ -1030,3 +1030,44 @@ var mlWorkDiscarded = &rule{ID: "ml-work-discarded", Level: LevelModerate, Categ
 	}}
 
 func init() { ruleSets = append(ruleSets, []*rule{mlWorkDiscarded}) }
+
+// serverFilesDeleted is the rule for folders or every file of a pattern
+// deleted on another machine through a file-transfer client's script:
+// lftp -e 'rm -r DIR', mrm, mirror -R --delete; smbclient -c 'deltree'.
+// One named file deleted is routine (as sftp-batch-delete decides for
+// sftp's batches).
+var serverFilesDeleted = &rule{ID: "server-files-deleted", Level: LevelHigh, Category: CategoryFileDelete, Description: "deleting folders, or every file of a pattern, on another machine through a file-transfer client (lftp, smbclient)",
+	Suggestions: []string{"List the remote folder first and delete one named file after a second look", "Let the server's owner clean it up"},
+	names:       names("lftp", "smbclient"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		args := c.args()
+		var script []string
+		for _, o := range [...]string{"-e", "-c"} {
+			if v, ok := optValue(args, o, ""); ok {
+				script = append(script, strings.Split(v, ";")...)
+			}
+		}
+		for _, line := range script {
+			f := strings.Fields(strings.TrimSpace(line))
+			if len(f) < 2 {
+				continue
+			}
+			verb := strings.ToLower(f[0])
+			if verb == "mirror" && (slicesContains(f, "-R") || slicesContains(f, "--reverse")) && (slicesContains(f, "--delete") || slicesContains(f, "-e")) {
+				// mirror -R --delete: the server's folder made like the
+				// local one, what the local one lacks deleted there
+				return true, c.name + " " + strings.TrimSpace(line)
+			}
+			recursive := slicesContains(f, "-r") || slicesContains(f, "-rf") || slicesContains(f, "-fr")
+			glob := strings.ContainsAny(strings.Join(f[1:], " "), "*?")
+			switch {
+			case verb == "mrm" || verb == "deltree",
+				(verb == "rm" || verb == "del") && (recursive || glob),
+				verb == "glob" && len(f) > 2 && f[1] == "rm":
+				return true, c.name + " " + strings.TrimSpace(line)
+			}
+		}
+		return false, ""
+	}}
+
+func init() { ruleSets = append(ruleSets, []*rule{serverFilesDeleted}) }

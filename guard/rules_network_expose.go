@@ -392,6 +392,11 @@ var networkExposeRules = []*rule{
 				}
 				return false, ""
 			}
+			if a.loopbackNet > 0 || (c.name == "docker" || c.name == "podman" || c.name == "nerdctl") && loopbackPublishOnly(args) {
+				// --http.addr 0.0.0.0 inside a container whose ports reach
+				// this machine's loopback only
+				return false, ""
+			}
 			for i, w := range args {
 				if !strings.HasPrefix(w.s, "-") {
 					continue
@@ -768,4 +773,37 @@ func browserDebugsOwnProfile(c *cmd) bool {
 	d := strings.ToLower(strings.ReplaceAll(dir, `\`, "/"))
 	return strings.HasSuffix(strings.TrimSuffix(d, "/"), "/user data") || strings.Contains(d, ".config/google-chrome") || strings.Contains(d, ".config/chromium") ||
 		strings.Contains(d, "application support/google/chrome") || strings.Contains(d, ".config/microsoft-edge")
+}
+
+// loopbackPublishOnly reports docker run (or create) on the default
+// network whose every published port is bound to the loopback address:
+// what listens on every address inside the container is reached from
+// this machine only.
+func loopbackPublishOnly(args []word) bool {
+	run := false
+	for i, w := range args {
+		l := lower(w.s)
+		switch {
+		case l == "run" || l == "create":
+			run = true
+		case l == "--network=host" || l == "--net=host" || (l == "--network" || l == "--net") && i+1 < len(args) && lower(args[i+1].s) == "host":
+			return false
+		case l == "-p" || l == "--publish":
+			if i+1 >= len(args) {
+				return false
+			}
+			v := args[i+1].s
+			if !strings.HasPrefix(v, "127.0.0.1:") && !strings.HasPrefix(v, "localhost:") && !strings.HasPrefix(v, "[::1]:") {
+				return false
+			}
+		case strings.HasPrefix(l, "--publish=") || strings.HasPrefix(l, "-p") && len(l) > 2 && l[2] != '-':
+			v := strings.TrimPrefix(strings.TrimPrefix(w.s, "--publish="), "-p")
+			if !strings.HasPrefix(v, "127.0.0.1:") && !strings.HasPrefix(v, "localhost:") && !strings.HasPrefix(v, "[::1]:") {
+				return false
+			}
+		case l == "--publish-all" || l == "-p=true":
+			return false
+		}
+	}
+	return run
 }

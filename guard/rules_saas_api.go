@@ -159,7 +159,7 @@ var saasAPIRules = []*rule{
 			// admin.conversations.bulkDelete, DeleteAuditData
 			for part := range strings.FieldsFuncSeq(last, func(r rune) bool { return r == '.' || r == '-' || r == '_' || r == ':' }) {
 				switch part {
-				case "delete", "destroy", "purge", "remove", "wipe", "erase", "truncate", "archive", "deleteall", "obliterate", "bulkdelete", "deregister":
+				case "delete", "destroy", "purge", "remove", "wipe", "erase", "truncate", "archive", "deleteall", "obliterate", "bulkdelete", "deregister", "dropdb":
 					return true, h.method + " " + h.url
 				}
 				if len(part) > 8 && (strings.HasPrefix(part, "delete") || strings.HasPrefix(part, "purge")) && !strings.HasSuffix(part, "ed") {
@@ -167,6 +167,11 @@ var saasAPIRules = []*rule{
 				}
 			}
 			switch last {
+			case "drop":
+				// Odoo's /web/database/drop, a search engine's index drop
+				if strings.Contains(u, "/database") || strings.Contains(u, "/db/") || strings.Contains(u, "/index") {
+					return true, h.method + " " + h.url
+				}
 			case "$expunge", "$delete-expunge":
 				// FHIR: resources and their history removed for good
 				return true, h.method + " " + h.url
@@ -368,11 +373,58 @@ var bulkMessageRules = []*rule{
 					what = h.method + " " + h.url
 				}
 			}
-			if what == "" || !bulkRecipients(a.srcLow()) {
+			if what == "" {
+				if h, ok := readHTTPCall(c); ok && h.method != "GET" && !h.scratch() {
+					if w := campaignSend(h); w != "" {
+						return true, w
+					}
+				}
+				return false, ""
+			}
+			if !bulkRecipients(a.srcLow()) {
 				return false, ""
 			}
 			return true, what + " for each contact listed"
 		}},
+	{ID: "mail-authentication-weakened", Level: LevelHigh, Category: CategorySystem, Description: "weakening a domain's mail authentication: an SPF record that lets every server send as the domain (+all, ?all), a DMARC policy set to none, a mail service's webhook signatures or spam filtering switched off",
+		Suggestions: []string{"Keep SPF ending in -all or ~all and DMARC at quarantine or reject", "Add the one sender that needs it, through the DNS change process"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 2 {
+				return false, ""
+			}
+			t := c.argsText()
+			if !strings.Contains(t, "v=") && !strings.Contains(t, "V=") && !strings.Contains(t, "enabled") && !strings.Contains(t, "spam_action") {
+				return false, ""
+			}
+			l := strings.ReplaceAll(lower(t), `\"`, `"`)
+			switch {
+			case strings.Contains(l, "v=spf1") && (strings.Contains(l, " +all") || strings.Contains(l, " ?all")):
+				return true, "an SPF record allowing every sender"
+			case strings.Contains(l, "v=dmarc1") && (strings.Contains(l, "p=none") || strings.Contains(l, "pct=0")):
+				return true, "a DMARC policy of none"
+			case strings.Contains(l, "api.sendgrid.com") && strings.Contains(l, "/event/settings/signed") && strings.Contains(strings.ReplaceAll(l, " ", ""), `"enabled":false`):
+				return true, "SendGrid's event webhook signatures switched off"
+			case strings.Contains(l, "api.mailgun.net") && strings.Contains(l, "spam_action=disabled"):
+				return true, "Mailgun's spam filtering switched off"
+			}
+			return false, ""
+		}},
+}
+
+// campaignSend names a call that sends a mail service's campaign to its
+// whole audience at once (Mailchimp's actions/send, SendGrid's single
+// send scheduled now, a Braze broadcast), or "".
+func campaignSend(h httpCall) string {
+	u, b := lower(h.url), strings.ReplaceAll(lower(h.body), " ", "")
+	switch {
+	case strings.Contains(u, ".api.mailchimp.com/") && strings.Contains(u, "/campaigns/") && strings.HasSuffix(strings.TrimRight(u, "/"), "/actions/send"):
+		return "a Mailchimp campaign sent to its audience"
+	case strings.Contains(u, "api.sendgrid.com/v3/marketing/singlesends/") && strings.HasSuffix(strings.TrimRight(u, "/"), "/schedule") && strings.Contains(b, `"send_at":"now"`):
+		return "a SendGrid single send sent now to its lists"
+	case strings.Contains(u, ".braze.com/") && (strings.Contains(u, "/campaigns/trigger/send") || strings.Contains(u, "/canvas/trigger/send")) && strings.Contains(b, `"broadcast":true`):
+		return "a Braze broadcast to its whole segment"
+	}
+	return ""
 }
 
 // bulkRecipients reports a line (lower case) that runs a command once per

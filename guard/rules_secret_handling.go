@@ -308,6 +308,12 @@ var dataExportMailed = &rule{ID: "data-export-mailed", Level: LevelCritical, Cat
 				return true, f
 			}
 		}
+		if len(files) > 0 {
+			// any attachment, to a person's own mailbox or an outsider's
+			if to := outsideEmailIn(c.argsText()); to != "" {
+				return true, "attachments mailed to " + to
+			}
+		}
 		return false, ""
 	}}
 
@@ -321,7 +327,7 @@ func dataExportFile(f string) bool {
 	if hasAny(base, "report", "summary", "coverage", "junit", "changelog", "readme", "schema", "migration", "seed", "fixture", "structure") {
 		return false
 	}
-	if hasAny(l, "export", "dump", "backup", "customers", "invoices", "orders", "patients", "payroll", "users.csv", "accounts.csv", "pii") {
+	if hasAny(l, "export", "dump", "backup", "customers", "invoices", "orders", "patients", "payroll", "users.csv", "accounts.csv", "pii", "contacts", "subscribers", "leads.", "employees") {
 		return true
 	}
 	for _, ext := range [...]string{".sql", ".sql.gz", ".dump", ".bak", ".bacpac", ".sqlite", ".sqlite3", ".db", ".parquet", ".xlsx"} {
@@ -372,8 +378,8 @@ var moreSecretRules = []*rule{
 			if what == "" && c.pipe != nil && c.stage > 0 && sendsStdin(c) {
 				if s := c.pipe[c.stage-1]; s != nil {
 					for _, w := range s.args() {
-						if dataExportFile(w.s) && !strings.HasPrefix(w.s, "-") {
-							what = w.s
+						if dataExportFile(w.s) && !strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "http://") && !strings.HasPrefix(w.s, "https://") {
+							what = w.s // (an API's address is no file: its records are judged as records)
 							break
 						}
 					}

@@ -921,11 +921,18 @@ var systemRules = []*rule{
 		}},
 	{ID: "tool-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off certificate checks or trusting any host for a package manager or git, for good (every later download can be swapped in transit)",
 		Suggestions: []string{"Give the tool the CA bundle it needs (cafile, http.sslCAInfo)", "Turn the check off for one command only, if at all"},
-		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle", "set", "cmd:set", "gcloud", "launchctl", "mise", "rtx", "sdkmanager", "micromamba", "mamba", "p4"),
+		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle", "set", "cmd:set", "gcloud", "launchctl", "mise", "rtx", "sdkmanager", "micromamba", "mamba", "p4", "zowe"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := c.operands()
 			switch c.name {
+			case "zowe":
+				// zowe config set profiles.X.properties.rejectUnauthorized
+				// false: the mainframe's certificate no longer checked
+				if len(ops) > 3 && ops[0].s == "config" && ops[1].s == "set" && strings.HasSuffix(lower(ops[2].s), "rejectunauthorized") && falseWord(lower(ops[3].s)) {
+					return true, "zowe " + ops[2].s + " false"
+				}
+				return false, ""
 			case "p4":
 				// p4 trust -f -y: a changed server fingerprint accepted
 				// (what a man in the middle presents)

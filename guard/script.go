@@ -250,6 +250,11 @@ func sentSecretVar(code, low string) string {
 // into the output: a credential file read and printed (python -c
 // "print(open(...).read())", node -p, ruby puts File.read), a secret
 // variable printed, or the whole environment dumped.
+// envAsCondition matches a secret variable's lookup used as a condition
+// that picks between two messages: 'set' if os.getenv('X') else
+// 'missing', process.env.X ? 'set' : 'missing'.
+var envAsCondition = regexp.MustCompile(`['"]\s+if\s+(?:not\s+)?os\.(?:getenv|environ\.get)\([^)]*\)\s+else\s+['"]|(?:env(?:\.\w+|\[[^\]]+\]))\s*\?\s*['"][^'"]*['"]\s*:\s*['"]`)
+
 func secretShown(code, low, lang string) string {
 	if lang == "r" && strings.HasSuffix(strings.TrimRight(strings.ReplaceAll(low, " ", ""), ";\n"), "sys.getenv()") {
 		// Rscript -e 'Sys.getenv()': a value left at the top level is
@@ -286,7 +291,7 @@ func secretShown(code, low, lang string) string {
 		return "" // new URL(process.env.DATABASE_URL).hostname: the host of the connection, not its password
 	}
 	if hasAny(low, "bool(", "len(", "boolean(", "!!", "in os.environ", "in process.env", "is not none", "is none", ".nil?", "isset(", "haskey(", "defined(", "!= null", "!== undefined", "=== undefined", "isempty(", "nchar(", "length(",
-		".startswith(", ".endswith(", ".start_with?(", ".end_with?(") {
+		".startswith(", ".endswith(", ".start_with?(", ".end_with?(") || envAsCondition.MatchString(code) {
 		return "" // whether it is set, or how long: not its value
 	}
 	if hasAny(low, "authorization", "bearer", "headers") && !hasAny(low, "print(os.", "print(f'{os.", `print(f"{os.`, "console.log(process.env", "puts env[", "echo getenv(") {

@@ -1063,6 +1063,15 @@ func (ws *winState) pipedWipe(c *cmd, prevItem *psItem, recursive, filtered bool
 		}
 		return
 	}
+	if pat := prevItem.pattern; pat != "" && !strings.ContainsAny(pat, `\/,`) && strings.ContainsAny(pat, "*?") && pat != "*" && pat != "*.*" {
+		// gci \\fs01\finance\outbox -Filter *.xml | ri: the documents or
+		// exchange files of another drive or a share the filter picks
+		for _, p := range prevItem.paths {
+			if ws.documentsDeleted(c, p, pat) {
+				return
+			}
+		}
+	}
 	for _, p := range prevItem.paths {
 		ws.winDeleteAbs(c, p, recursive || prevItem.recursive, prevItem.recursive, filtered || prevItem.filtered)
 	}
@@ -1192,6 +1201,9 @@ func (ws *winState) winDelete(c *cmd, targets []word, recursive, filtered bool) 
 		}
 		everything := glob && (strings.HasSuffix(s, "*") || strings.HasSuffix(s, "*.*"))
 		last := s[strings.LastIndexAny(s, `\/`)+1:]
+		if glob && !everything && !strings.ContainsAny(base, "*?") && ws.documentsDeleted(c, p, last) {
+			continue
+		}
 		if glob && !everything && winSourceFile(last) && !strings.ContainsAny(base, "*?") {
 			// App_Data\*.mdf, src\*.cs: every file of the project's data
 			// or code of that kind in the folder
@@ -1205,6 +1217,22 @@ func (ws *winState) winDelete(c *cmd, targets []word, recursive, filtered bool) 
 		ws.winDeleteAbs(c, p, recursive, glob && everything, filtered || glob && !everything)
 		ws.partialGlob = false
 	}
+}
+
+// documentsDeleted judges deleting every file named by the pattern last
+// in the folder p (normal form) on another drive or a share, when they
+// are documents, ledgers or bank files (or, on a share, XML: payment and
+// exchange files), and reports whether it did.
+func (ws *winState) documentsDeleted(c *cmd, p, last string) bool {
+	probe := p + "/" + strings.ReplaceAll(strings.ToLower(last), "*", "x")
+	if cl, _ := ws.a.winClassify(p); cl != wpOutside || winTempPath(p) {
+		return false
+	}
+	if officeDocument(probe) || strings.HasSuffix(probe, ".ach") || strings.HasPrefix(p, "//") && strings.HasSuffix(probe, ".xml") {
+		ws.emitWin(c, "win-delete-outside", "every "+last+" file in "+winNative(p))
+		return true
+	}
+	return false
 }
 
 // specialFilesDeleted judges deleting s (its folder p, normal form)
@@ -1359,7 +1387,9 @@ var regenerable = map[string]bool{"bin": true, "obj": true, "build": true, "dist
 	"x64": true, "x86": true, "dist-electron": true, "cmake-build-debug": true, "cmake-build-release": true, ".eggs": true, "htmlcov": true, "docs/_build": true,
 	// game engines' and mobile tool chains' own (Unity's Library, Unreal's
 	// Intermediate, Binaries and DerivedDataCache, Godot's, Flutter's)
-	"library": true, "intermediate": true, "binaries": true, "deriveddatacache": true, "deriveddata": true, ".godot": true, ".import": true, ".dart_tool": true}
+	"library": true, "intermediate": true, "binaries": true, "deriveddatacache": true, "deriveddata": true, ".godot": true, ".import": true, ".dart_tool": true,
+	// Hardhat's and Foundry's compiler caches and generated bindings
+	"cache": true, "typechain-types": true, "typechain": true}
 
 // nestedBuildOutput reports a path below a project's own build output
 // folder deeper in the tree (src\Api\bin, apps\web\dist,
@@ -2064,6 +2094,14 @@ func (ws *winState) psWeb(c *cmd, args []word) {
 	}
 	for i, w := range pa.pos {
 		if i == 0 && ok && src.s == w.s {
+			// ?key=$env:ROUTING_API_KEY to the service the key is for: the
+			// request's credential, as a header would carry it (another
+			// service's key, a bare address or a drop site is a leak)
+			if h := hostOf(src.s); h != "" && !isPublicIP(h) && dropSite(h) == "" && strings.Contains(h, ".") {
+				if n := winSecretVar(w.s); n != "" && !foreignToIssuer(n, h) && psSecretExpr(strings.ToLower(w.s)) == "" {
+					continue
+				}
+			}
 			ws.secretsLeaving(c, w, "uri")
 			continue
 		}

@@ -821,6 +821,15 @@ var winRules = []*rule{
 		Suggestions: []string{"Transfer files with the user's consent"}, names: names("ftp", "tftp"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
+			if c.name == "ftp" {
+				for _, w := range c.args() {
+					if p, ok := strings.CutPrefix(w.s, "-s:"); ok {
+						if t, known := a.writtenText(p, c.cwd); known && ftpScriptReadsOnly(t) {
+							return false, "" // a script written on the line that only lists
+						}
+					}
+				}
+			}
 			return anyContains(args, "-s:") || c.name == "tftp" && anyContains(args, "put"), strings.Join(args, " ")
 		}},
 	{ID: "win-tunnel", Level: LevelHigh, Category: CategoryReverseShell, Description: "exposing a local port to the internet through a tunnel",
@@ -3237,4 +3246,21 @@ func legacyInsecureFeature(j string) bool {
 		return true
 	}
 	return false
+}
+
+// ftpScriptReadsOnly reports an ftp -s: script that only signs in, moves
+// around and lists: no file leaves or arrives, nothing is deleted.
+func ftpScriptReadsOnly(t string) bool {
+	for _, l := range strings.Split(t, "\n") {
+		f := strings.Fields(strings.ToLower(l))
+		if len(f) < 2 {
+			continue // an empty line, a password, quit
+		}
+		switch f[0] {
+		case "open", "user", "ls", "dir", "cd", "lcd", "pwd", "binary", "ascii", "prompt", "verbose", "hash", "status", "quit", "bye", "close":
+		default:
+			return false
+		}
+	}
+	return true
 }

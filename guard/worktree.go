@@ -254,7 +254,8 @@ func gitDiscards(c *cmd) string {
 			return "git stash " + ops[0].s
 		}
 	case "switch":
-		if o.has("f", "force") || o.has("", "discard-changes") || o.has("C", "force-create") {
+		// (-C before the subcommand is git's own: the directory it runs in)
+		if o.has("f", "force") || o.has("", "discard-changes") || o.has("", "force-create") || switchForceCreate(args) {
 			return "git switch --force"
 		}
 	case "rm":
@@ -1777,6 +1778,20 @@ func madeEarlierOnLine(src string, c *cmd) bool {
 func laterSegmentHas(segs []string, t string) bool {
 	for _, s := range segs {
 		if strings.Contains(s, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// switchForceCreate reports git switch -C (a branch reset to a start
+// point, its commits lost), in the subcommand's own arguments.
+func switchForceCreate(args []word) bool {
+	for _, w := range args {
+		if w.s == "--" {
+			break
+		}
+		if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.ContainsRune(w.s, 'C') {
 			return true
 		}
 	}
