@@ -61,6 +61,7 @@ var homeCredentialStores = []credentialStore{
 	{".config/BraveSoftware/", "browser logins"}, {".config/microsoft-edge/", "browser logins"},
 	// wallets
 	{".electrum/", "a wallet"}, {".ethereum/keystore/", "a wallet"}, {".bitcoin/", "a wallet"},
+	{".config/obs-studio/basic/profiles/", "stream keys"}, {"AppData/Roaming/obs-studio/basic/profiles/", "stream keys"},
 	{".config/solana/id.json", "a wallet's keypair"}, {"AppData/Roaming/Ethereum/keystore/", "a wallet"}, {".foundry/keystores/", "a wallet"},
 	{".ethereum/password", "a wallet's password"}, {".lighthouse/", "validator keys"}, {".eth2validators/", "validator keys"},
 }

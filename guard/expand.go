@@ -101,7 +101,7 @@ func (a *analysis) expand(c *cmd) {
 		a.expandGuestExec(c)
 	case n == "su", n == "runuser", n == "script", n == "flock", n == "sg":
 		a.expandDashC(c)
-	case n == "sbatch":
+	case n == "sbatch" || n == "bsub":
 		a.expandBatchWrap(c)
 	case n == "docker" || n == "kubectl" || n == "podman" || n == "nerdctl" || n == "docker-compose" || n == "podman-compose":
 		a.expandExec(c)
@@ -621,6 +621,14 @@ func (a *analysis) expandDashC(c *cmd) {
 // shared file systems.
 func (a *analysis) expandBatchWrap(c *cmd) {
 	args := c.args()
+	if c.name == "bsub" {
+		// bsub -q gpu -Is "CMD": the job's command line, quoted as one
+		// word at the end
+		if n := len(args); n > 1 && strings.ContainsRune(args[n-1].s, ' ') && !strings.HasPrefix(args[n-1].s, "-") {
+			a.payload(c, args[n-1], "bsub job command")
+		}
+		return
+	}
 	for i, w := range args {
 		if w.s == "--wrap" && i+1 < len(args) {
 			a.payload(c, args[i+1], "sbatch --wrap payload")

@@ -1465,6 +1465,10 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		return "a service account key (" + s + ")", true
 	}
 	switch {
+	case inHome && strings.HasPrefix(base, ".") && (strings.HasSuffix(base, "_token") || strings.HasSuffix(base, "-token") || strings.HasSuffix(base, "_api_key")):
+		// ~/.labguru_token, ~/.zenodo-token: a service's token kept in
+		// the home, as a tool's setup tells users to
+		return "credentials (" + s + ")", true
 	case base == "priv_validator_key.json" || base == "node_key.json" && strings.Contains(p, "/config/") || base == "validator_definitions.yml" ||
 		strings.HasPrefix(base, "keystore-m_") && strings.HasSuffix(base, ".json") || path.Base(path.Dir(p)) == "keystore" && strings.Contains(p, "ethereum"):
 		// a validator's or a node's signing key, an Ethereum keystore

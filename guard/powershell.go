@@ -641,7 +641,9 @@ func (ws *winState) psWholeLine(src string) {
 				remote = true
 			}
 		}
-		if remote && !rawPrintJob(l) {
+		if remote && rawPrintJob(l) && zplReset(l) {
+			ws.emitWin(nil, "label-printer-reset", truncate(src, 120))
+		} else if remote && !rawPrintJob(l) {
 			ws.emitWin(nil, "win-reverse-shell", truncate(src, 120))
 		}
 	}

@@ -8,6 +8,18 @@ import "strings"
 // version-control servers game studios use (Perforce, TFVC). Each judged
 // by what the tool's verb does to the device, the store or the server.
 var deviceRules = []*rule{
+	{ID: "label-printer-reset", Level: LevelHigh, Category: CategorySystem, Description: "sending a label printer a reset to factory or network defaults over its raw port (ZPL ^JUF, ^JUN, ~JR): its calibration, network settings and stored formats gone",
+		Suggestions: []string{"Reset one printer from its own menu, with its owner", "Send test labels only (^XA ... ^XZ without ^JU)"},
+		names:       names("nc", "ncat", "netcat", "socat"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.in.kind != flowText || !strings.Contains(c.argsText(), "9100") {
+				return false, ""
+			}
+			if zplReset(c.in.text) {
+				return true, "a ZPL reset sent to a printer"
+			}
+			return false, ""
+		}},
 	{ID: "board-flash-erased", Level: LevelModerate, Category: CategoryDiskWipe, Description: "erasing a development board's whole flash (its firmware, keys and stored data)",
 		Suggestions: []string{"Read the flash out first (esptool read_flash)", "Write only the application's region"},
 		names:       names("esptool.py", "esptool", "dfu-util", "stm32_programmer_cli", "STM32_Programmer_CLI", "nrfjprog", "st-flash", "openocd"),
@@ -388,4 +400,11 @@ func appPrivateRead(c *cmd) string {
 		return ""
 	}
 	return truncate(j[i:], 80)
+}
+
+// zplReset reports ZPL that resets a printer to factory or network
+// defaults (^JUF, ^JUN) or power-cycles it (~JR).
+func zplReset(t string) bool {
+	u := strings.ToUpper(t)
+	return strings.Contains(u, "^JUF") || strings.Contains(u, "^JUN") || strings.Contains(u, "~JR")
 }

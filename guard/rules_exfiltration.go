@@ -808,7 +808,7 @@ var exfiltrationRules = []*rule{
 			if c.name == "jq" || c.name == "yq" {
 				// jq '.credsStore, (.auths | keys)' ~/.docker/config.json:
 				// the entries' names, no credential among them
-				if ops := c.operands(); len(ops) > 1 && (jqPlainProjection(ops[0].s) || jqPublicField(ops[0].s)) {
+				if ops := c.operands(); len(ops) > 1 && (jqPlainProjection(ops[0].s) || jqPublicField(ops[0].s) || jqSecretsDeleted(ops[0].s)) {
 					return false, ""
 				}
 			}
@@ -2076,13 +2076,31 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "hub-repo-deleted", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "deleting a model or dataset repository on a hub from code (HfApi().delete_repo): its files, history and the links to it gone",
+		Suggestions: []string{"Make it private instead, or archive it", "Delete it from the hub's settings page, where the name is typed to confirm"},
+		names:       names("python", "python3"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			code, ok := optValue(c.args(), "-c", "")
+			if ok && strings.Contains(code, "huggingface_hub") && strings.Contains(code, ".delete_repo(") && !scratchName(code[strings.Index(code, ".delete_repo("):]) {
+				return true, "HfApi().delete_repo"
+			}
+			return false, ""
+		}},
 	{ID: "dataset-published", Level: LevelCritical, Category: CategoryExfiltration, Description: "publishing data as a public dataset on a model or data hub (anyone can download it, and copies cannot be called back)",
 		Suggestions: []string{"Upload it to a private repository (--private), shared with named people", "Publish an anonymised sample that was reviewed"},
-		names:       names("huggingface-cli", "hf", "kaggle"),
+		names:       names("huggingface-cli", "hf", "kaggle", "python", "python3"),
 		fallback:    true, // secrets uploaded are the secrets' rules' to name
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := c.operands()
+			if c.name == "python" || c.name == "python3" {
+				// HfApi().update_repo_visibility(REPO, private=False)
+				code, ok := optValue(args, "-c", "")
+				if l := strings.ReplaceAll(lower(code), " ", ""); ok && strings.Contains(l, "update_repo_visibility(") && strings.Contains(l, "private=false") {
+					return true, "a hub repository made public (update_repo_visibility)"
+				}
+				return false, ""
+			}
 			if c.name == "kaggle" {
 				// kaggle datasets create -p DIR --public
 				if len(ops) > 1 && ops[0].s == "datasets" && (ops[1].s == "create" || ops[1].s == "version") && (hasWord(args, "--public") || hasWord(args, "-u")) {
@@ -2620,7 +2638,7 @@ func urlCredentialPattern(pat string) bool {
 // tokenServices are the prefixes of variables a service's client reads,
 // most of which are its credentials (GITHUB_TOKEN, NPM_TOKEN,
 // AWS_SECRET_ACCESS_KEY, AZURE_CLIENT_SECRET).
-var tokenServices = map[string]bool{"gh": true, "zowe_opt": true, "ups": true, "fedex": true, "dhl": true, "shippo": true, "easypost": true, "usps": true, "github": true, "gitlab": true, "gl": true, "npm": true, "azure": true, "arm": true, "aws": true,
+var tokenServices = map[string]bool{"gh": true, "zowe_opt": true, "ups": true, "fedex": true, "dhl": true, "shippo": true, "easypost": true, "usps": true, "twitch": true, "rtmp": true, "stream": true, "github": true, "gitlab": true, "gl": true, "npm": true, "azure": true, "arm": true, "aws": true,
 	"hf": true, "huggingface": true, "openai": true, "anthropic": true, "stripe": true, "slack": true, "twilio": true, "vault": true,
 	"cloudflare": true, "cf": true, "digitalocean": true, "heroku": true, "vercel": true, "netlify": true, "docker": true, "sendgrid": true,
 	"firebase": true, "okta": true, "auth0": true, "gemini": true, "mistral": true, "replicate": true, "cohere": true, "groq": true,
@@ -4259,6 +4277,22 @@ var jqKeysOf = regexp.MustCompile(`\.[\w.\[\]"]*\s*(//\s*(\{\}|\[\])\s*)?\|\s*ke
 // jqPlainProjection reports a jq filter that keeps only fields naming
 // things ({AccessorID, Description, Policies}, .credsStore, keys) and no
 // field that holds a secret.
+// jqSecretsDeleted reports a jq filter that only deletes a secret's
+// fields (del(.settings.key)): the rest of the file is shown without
+// them.
+func jqSecretsDeleted(f string) bool {
+	l := strings.TrimSpace(lower(f))
+	if !strings.HasPrefix(l, "del(") || !strings.HasSuffix(l, ")") || strings.Count(l, "(") != 1 {
+		return false
+	}
+	for _, p := range strings.Split(l[4:len(l)-1], ",") {
+		if !hasAny(p, "key", "token", "secret", "password") {
+			return false
+		}
+	}
+	return true
+}
+
 // jqPublicField reports a jq filter that picks a key file's public half
 // or its address (.pub_key, .address, .public_key.value): what the file
 // is for others to see.

@@ -1018,13 +1018,25 @@ func init() { ruleSets = append(ruleSets, []*rule{inPlaceRewriteRule}) }
 // (their parameters, metrics and outputs, kept nowhere else). Clearing
 // notebooks' outputs and purging a tracking store's deleted runs are
 // routine (earlier rounds' decision).
-var mlWorkDiscarded = &rule{ID: "ml-work-discarded", Level: LevelModerate, Category: CategoryFileDelete, Description: "removing a project's DVC experiments (their parameters, metrics and outputs are kept nowhere else)",
-	Suggestions: []string{"List the experiments first (dvc exp show) and keep the ones not yet compared", "Push the ones worth keeping (dvc exp push)"},
-	names:       names("dvc"),
+var mlWorkDiscarded = &rule{ID: "ml-work-discarded", Level: LevelModerate, Category: CategoryFileDelete, Description: "removing a project's DVC experiments or a workflow's results (snakemake --delete-all-output, nextflow clean -f): parameters, metrics and outputs kept nowhere else",
+	Suggestions: []string{"List the experiments first (dvc exp show) and keep the ones not yet compared", "Push the ones worth keeping (dvc exp push); preview a clean with -n"},
+	names:       names("dvc", "snakemake", "nextflow"),
 	match: func(a *analysis, c *cmd) (bool, string) {
-		ops := plainWords(c.lowerArgs())
-		if len(ops) > 1 && ops[0] == "exp" && (ops[1] == "remove" || ops[1] == "rm" || ops[1] == "gc") {
-			return true, "dvc exp " + ops[1]
+		low := c.lowerArgs()
+		ops := plainWords(low)
+		switch c.name {
+		case "snakemake":
+			if hasAnyWord(low, "--delete-all-output") && !hasAnyWord(low, "-n", "--dry-run", "--dryrun") {
+				return true, "snakemake --delete-all-output"
+			}
+		case "nextflow":
+			if len(ops) > 0 && ops[0] == "clean" && hasAnyWord(low, "-f", "-force") && !hasAnyWord(low, "-n", "-dry-run") {
+				return true, "nextflow clean -f"
+			}
+		default:
+			if len(ops) > 1 && ops[0] == "exp" && (ops[1] == "remove" || ops[1] == "rm" || ops[1] == "gc") {
+				return true, "dvc exp " + ops[1]
+			}
 		}
 		return false, ""
 	}}

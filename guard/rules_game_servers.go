@@ -39,6 +39,39 @@ var gameServerRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "game-server-security-off", Level: LevelHigh, Category: CategorySystem, Description: "editing a game server's settings to switch its protections off: account authentication (online-mode), the whitelist, anti-cheat (VAC's -insecure), cheats on, a guessable RCON password",
+		Suggestions: []string{"Change a live server's settings through its deployment, reviewed", "Try it on a local test server in the project"},
+		names:       names("sed", "perl", "echo", "printf", "tee", "set-content"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			l := a.srcLow()
+			what := ""
+			switch {
+			case strings.Contains(l, "online-mode=false") || strings.Contains(l, "online_mode: false") || strings.Contains(l, "online_mode=false"):
+				what = "account authentication off (online-mode false)"
+			case strings.Contains(l, "white-list=false") || strings.Contains(l, "enforce-whitelist=false"):
+				what = "the whitelist off"
+			case strings.Contains(l, "sv_cheats 1") || strings.Contains(l, "sv_cheats \"1\""):
+				what = "cheats on"
+			case strings.Contains(l, " -insecure") && (strings.Contains(l, "srcds") || strings.Contains(l, "serverfiles") || strings.Contains(l, "start.sh")):
+				what = "VAC off (-insecure)"
+			case strings.Contains(l, "rcon.password=") && hasAny(l, "rcon.password=minecraft", "rcon.password=password", "rcon.password=admin", "rcon.password=changeme", "rcon.password=123"):
+				what = "a guessable RCON password"
+			}
+			if what == "" {
+				return false, ""
+			}
+			for _, w := range c.operands() {
+				if strings.HasPrefix(w.s, "/") && a.classifyUnder(w, c.cwd, false) == pcInside {
+					return false, "" // the project's own test server
+				}
+				if winIsWindowsPath(strings.ToLower(strings.ReplaceAll(w.s, `\`, "/"))) {
+					if cl, _ := a.winClassify(a.winAbs(w.s)); cl == wpInside || cl == wpWorkDir {
+						return false, ""
+					}
+				}
+			}
+			return true, what
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, gameServerRules) }
@@ -69,6 +102,12 @@ func rconChange(cmd string) string {
 	case "whitelist":
 		if len(f) > 1 && f[1] == "off" {
 			return "the whitelist switched off"
+		}
+	case "lp", "luckperms":
+		// lp group default permission set * true: every permission, to
+		// every player
+		if strings.Contains(cmd, "permission set * true") || strings.Contains(cmd, "permission set '*' true") {
+			return "every permission granted"
 		}
 	case "sv_pure":
 		if len(f) > 1 && f[1] == "0" {

@@ -45,8 +45,9 @@ var hpcRules = []*rule{
 					return true, "qdel of every job"
 				}
 			case "bkill":
-				// bkill 0: every job of the user; -u all: everyone's
-				if hasWord(args, "0") || hasWord(args, "all") {
+				// bkill 0: every job of the user; -u all: everyone's; the
+				// jobs a listing of every user's handed it
+				if hasWord(args, "0") || hasWord(args, "all") || strings.Contains(a.src, "-u all") && strings.Contains(a.src, "bjobs") {
 					return true, "bkill " + joinWords(args)
 				}
 			}
@@ -54,7 +55,7 @@ var hpcRules = []*rule{
 		}},
 	{ID: "cluster-scheduler-changed", Level: LevelCritical, Category: CategorySystem, Description: "shutting a cluster's scheduler down, deleting accounts or users from its accounting, or switching its limits and access control off",
 		Suggestions: []string{"Leave scheduler administration to the cluster's administrators", "Change one limit for one account, reviewed, and never the default QOS"},
-		names:       names("scontrol", "sacctmgr", "qmgr", "badmin"),
+		names:       names("scontrol", "sacctmgr", "qmgr", "badmin", "lsadmin", "mmshutdown", "mmdelnode", "mmdelnsd", "tunefs.lustre", "beegfs-ctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			low := c.lowerArgs()
 			ops := plainWords(low)
@@ -66,8 +67,12 @@ var hpcRules = []*rule{
 				if ops[0] == "shutdown" {
 					return true, "scontrol shutdown (the controller and every node daemon stopped)"
 				}
-				if ops[0] == "delete" || ops[0] == "update" && hasAny(strings.Join(ops, " "), "state=down", "state=drain") && hasAny(strings.Join(ops, " "), "partitionname=", "nodename=all", "nodename=ALL") {
-					return true, "scontrol " + strings.Join(ops, " ")
+				j := strings.Join(ops, " ")
+				if ops[0] == "delete" || ops[0] == "update" && hasAny(j, "state=down", "state=drain", "state=inactive", "state=fail") && (hasAny(j, "partitionname=", "nodename=all") || nodeRange(c.args(), "nodename=")) {
+					return true, "scontrol " + j
+				}
+				if ops[0] == "create" && strings.Contains(j, "reservation") && hasAny(j, "nodes=all", "nodecnt=all", "partition=") && !strings.Contains(j, "flags=maint") && strings.Contains(j, "users=") {
+					return true, "scontrol " + j + " (the cluster reserved for one user)"
 				}
 			case "sacctmgr":
 				switch ops[0] {
@@ -75,30 +80,100 @@ var hpcRules = []*rule{
 					return true, "sacctmgr " + strings.Join(ops, " ")
 				case "modify", "update":
 					j := strings.Join(ops, " ")
-					if hasAny(j, "maxwall=-1", "grptres=-1", "maxjobs=-1", "grpjobs=-1", "maxsubmit=-1", "priority=") || strings.Contains(j, "adminlevel=") {
+					if hasAny(j, "=-1", "=unlimited", "priority=") || strings.Contains(j, "adminlevel=") {
 						return true, "sacctmgr " + j
 					}
 				}
 			case "qmgr":
 				j := strings.Join(low, " ")
 				if strings.Contains(j, "set server") && (strings.Contains(j, "_enable = false") || strings.Contains(j, "_enable=false") || strings.Contains(j, "_enable = f")) ||
-					strings.Contains(j, "delete queue") || strings.Contains(j, "delete node") || strings.Contains(j, "set server managers") || strings.Contains(j, "set server operators") {
+					strings.Contains(j, "delete queue") || strings.Contains(j, "delete node") || strings.Contains(j, "set server managers") || strings.Contains(j, "set server operators") ||
+					strings.Contains(j, "set queue") && strings.Contains(j, "resources_max") {
 					return true, "qmgr " + strings.TrimPrefix(j, "-c ")
 				}
 			case "badmin":
-				if ops[0] == "hshutdown" || ops[0] == "mbdshutdown" || ops[0] == "qclose" && len(ops) == 1 {
+				if ops[0] == "hshutdown" || ops[0] == "mbdshutdown" || ops[0] == "qclose" && len(ops) == 1 || ops[0] == "hclose" && slicesContains(ops, "all") {
 					return true, "badmin " + ops[0]
+				}
+			case "lsadmin":
+				if (ops[0] == "limshutdown" || ops[0] == "resshutdown") && (len(ops) == 1 || slicesContains(ops, "all")) {
+					return true, "lsadmin " + ops[0] + " on every host"
+				}
+			case "mmshutdown":
+				if hasWord(c.args(), "-a") || strings.Contains(strings.Join(low, " "), "-n all") {
+					return true, "GPFS shut down on every node"
+				}
+			case "mmdelnode", "mmdelnsd":
+				return true, c.name + " " + strings.Join(ops, " ")
+			case "tunefs.lustre":
+				if hasWord(c.args(), "--writeconf") {
+					return true, "tunefs.lustre --writeconf (the file system's configuration logs erased)"
+				}
+			case "beegfs-ctl":
+				if hasWord(c.args(), "--removenode") {
+					return true, "beegfs-ctl --removenode"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "cluster-quota-lifted", Level: LevelHigh, Category: CategorySystem, Description: "lifting or switching off a shared file system's quotas (Lustre, GPFS, BeeGFS, XFS project quotas): one user can fill it for everyone",
+		Suggestions: []string{"Ask the storage administrators for a larger quota", "Change one user's or group's limit, reviewed"},
+		names:       names("lfs", "lctl", "mmchfs", "beegfs-ctl", "xfs_quota", "setquota"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			low := c.lowerArgs()
+			j := strings.Join(low, " ")
+			switch c.name {
+			case "lfs":
+				// lfs setquota -b 0 -B 0 -i 0 -I 0: no limit at all
+				if len(low) > 0 && low[0] == "setquota" && strings.Contains(j, "-b 0") && strings.Contains(j, "-i 0") {
+					return true, "lfs setquota with every limit 0 (none)"
+				}
+			case "lctl":
+				if strings.Contains(j, "conf_param") && strings.Contains(j, ".quota.") && strings.HasSuffix(j, "=none") {
+					return true, "lctl " + j
+				}
+			case "mmchfs":
+				if strings.Contains(j, "-q no") {
+					return true, "mmchfs -Q no"
+				}
+			case "beegfs-ctl":
+				if strings.Contains(j, "--setquota") && strings.Contains(j, "unlimited") {
+					return true, "beegfs-ctl --setquota unlimited"
+				}
+			case "xfs_quota", "setquota":
+				if strings.Contains(j, "bhard=0") || strings.Contains(j, "ihard=0") || c.name == "setquota" && strings.Count(" "+j+" ", " 0 ") >= 4 {
+					return true, c.name + " " + j
 				}
 			}
 			return false, ""
 		}},
 	{ID: "cluster-storage-destroyed", Level: LevelCritical, Category: CategoryFileDelete, Description: "deleting a cluster file system's filesets, snapshots or tape copies, or a shared collection's files (GPFS, Lustre HSM, Spectrum Protect, Globus)",
 		Suggestions: []string{"Leave file-system administration to the storage administrators", "Delete one run's files, inside the project, after listing them"},
-		names:       names("mmdelfileset", "mmdelsnapshot", "mmdelfs", "mmdeldisk", "lfs", "dsmc", "globus"),
+		names:       names("mmdelfileset", "mmdelsnapshot", "mmdelfs", "mmdeldisk", "lfs", "dsmc", "globus", "git", "git-annex", "mmapplypolicy"),
+		partial:     true, // git's other deletes are the git rules'
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := c.operands()
 			low := c.lowerArgs()
 			switch c.name {
+			case "git", "git-annex":
+				// git annex drop --force: the copies dropped even when no
+				// other copy is known to exist
+				sub, rest := gitSub(c)
+				if c.name == "git-annex" {
+					sub, rest = "annex", c.args()
+				}
+				if sub == "annex" && len(rest) > 0 && (rest[0].s == "drop" || rest[0].s == "dropunused") && hasWord(rest, "--force") {
+					return true, "git annex " + rest[0].s + " --force"
+				}
+				return false, ""
+			case "mmapplypolicy":
+				// mmapplypolicy DIR -P rules.pol -I yes with a DELETE rule
+				if p, ok := optValue(c.args(), "-P", ""); ok && !hasWord(c.args(), "test") {
+					if t, known := a.writtenText(p, c.cwd); known && strings.Contains(strings.ToUpper(t), " DELETE") {
+						return true, "mmapplypolicy with a DELETE rule"
+					}
+				}
+				return false, ""
 			case "mmdelfileset", "mmdelsnapshot", "mmdelfs", "mmdeldisk":
 				return len(ops) > 0, c.name + " " + joinWords(ops)
 			case "lfs":
@@ -124,3 +199,15 @@ var hpcRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, hpcRules) }
+
+// nodeRange reports a node list after key that names many nodes: a
+// range (gn[001-048]), a comma list or what a command substituted.
+func nodeRange(args []word, key string) bool {
+	for _, w := range args {
+		l := lower(w.s)
+		if v, ok := strings.CutPrefix(l, key); ok && (strings.ContainsAny(v, "[,") || !w.ok) {
+			return true
+		}
+	}
+	return false
+}

@@ -386,6 +386,34 @@ var bulkMessageRules = []*rule{
 			}
 			return true, what + " for each contact listed"
 		}},
+	{ID: "ad-platform-changed", Level: LevelHigh, Category: CategorySystem, Description: "changing live ad, tag or analytics accounts through their APIs: campaigns, budgets and users of Google Ads or Meta, a Tag Manager version published, an analytics property's settings, a messaging platform's campaigns (money spent, every visitor's page changed)",
+		Suggestions: []string{"Make the change in the platform's console, reviewed", "Send it with validateOnly (Google Ads) or execution_options=validate_only (Meta) first"},
+		names:       httpClients,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			h, ok := readHTTPCall(c)
+			if !ok || h.method == "GET" || h.method == "HEAD" || h.scratch() {
+				return false, ""
+			}
+			b := strings.ReplaceAll(lower(h.body+" "+c.argsText()), " ", "")
+			if hasAny(b, `"validateonly":true`, "validate_only", "validateonly=true", "dry_run", "dryrun") {
+				return false, "" // checked, not made
+			}
+			host := hostOf(h.url)
+			u := lower(h.url)
+			switch {
+			case host == "googleads.googleapis.com" && strings.Contains(u, ":mutate"):
+				return true, "Google Ads " + u[strings.LastIndexByte(u, '/')+1:]
+			case host == "graph.facebook.com" && h.method != "GET" && !strings.Contains(u, "debug_token") && !strings.Contains(u, "/oauth"):
+				return true, h.method + " " + h.url
+			case host == "tagmanager.googleapis.com" && (strings.HasSuffix(u, ":publish") || h.method == "DELETE" || strings.Contains(u, "/tags")):
+				return true, "Tag Manager " + h.method + " " + h.url
+			case host == "analyticsadmin.googleapis.com":
+				return true, "Analytics " + h.method + " " + h.url
+			case (host == "api.customer.io" || host == "track.customer.io" || strings.HasSuffix(host, ".braze.com")) && !strings.Contains(u, "/segments") && !strings.Contains(u, "/export"):
+				return true, h.method + " " + h.url
+			}
+			return false, ""
+		}},
 	{ID: "mail-authentication-weakened", Level: LevelHigh, Category: CategorySystem, Description: "weakening a domain's mail authentication: an SPF record that lets every server send as the domain (+all, ?all), a DMARC policy set to none, a mail service's webhook signatures or spam filtering switched off",
 		Suggestions: []string{"Keep SPF ending in -all or ~all and DMARC at quarantine or reject", "Add the one sender that needs it, through the DNS change process"},
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -540,6 +568,9 @@ func parseHTTPCall(c *cmd) (httpCall, bool) {
 		}
 	default: // curl
 		h.method, _ = optValue(args, "-X", "request")
+		if h.method == "" && (hasWord(args, "-G") || hasWord(args, "--get")) {
+			h.method = "GET" // -G: the data goes into the query of a GET
+		}
 		for i, w := range args {
 			switch {
 			case (w.s == "-d" || w.s == "--data" || w.s == "--data-raw" || w.s == "--data-binary" || w.s == "--json" || w.s == "--data-urlencode" || w.s == "-F" || w.s == "--form") && i+1 < len(args):

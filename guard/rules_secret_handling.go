@@ -378,8 +378,8 @@ var moreSecretRules = []*rule{
 			if what == "" && c.pipe != nil && c.stage > 0 && sendsStdin(c) {
 				if s := c.pipe[c.stage-1]; s != nil {
 					for _, w := range s.args() {
-						if dataExportFile(w.s) && !strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "http://") && !strings.HasPrefix(w.s, "https://") {
-							what = w.s // (an API's address is no file: its records are judged as records)
+						if dataExportFile(w.s) && !strings.HasPrefix(w.s, "-") && !(strings.Contains(w.s, "://") && hostOf(w.s) == hostOf(u)) {
+							what = w.s // (an API's records sent back to the same API are not leaving)
 							break
 						}
 					}

@@ -1440,8 +1440,12 @@ func (ws *winState) projectDelete(p string, wide, filtered bool) string {
 	first, _, _ := strings.Cut(rel, "/")
 	base := path.Base(p)
 	switch {
-	case first == ".git":
-		return "win-delete-git"
+	case first == ".git" || base == ".git":
+		return "win-delete-git" // (a service's own repository in the project too)
+	case deploymentRecords[first]:
+		// hardhat-deploy's and Foundry's records of what was deployed
+		// where, OpenZeppelin's upgrade manifests: not built again
+		return "win-delete-project"
 	case (base == ".env" || strings.HasPrefix(base, ".env.") || localSettingsFile(base) && !regenerable[first] && !nestedBuildOutput(rel)) && !resetFromTemplate(ws.a.src, base):
 		// the developer's own settings (local.settings.json,
 		// appsettings.Development.json), with their connection strings
@@ -1493,6 +1497,28 @@ func psNamesProjection(src string, c *cmd) bool {
 		if psJSONNames.MatchString(strings.TrimSpace(stmt)) {
 			return true
 		}
+	}
+	// ... | ConvertFrom-Json | Select-Object service, server: the last
+	// stage keeps named properties, none of them a secret's
+	last := c
+	for n := nextStage(c); n != nil; n = nextStage(n) {
+		last = n
+	}
+	if last != c && (last.name == "select-object" || last.name == "select") {
+		props := 0
+		for _, w := range last.args() {
+			l := lower(strings.Trim(w.s, `"',`))
+			switch {
+			case l == "" || l == "-property":
+			case strings.HasPrefix(l, "-"):
+				return false // -ExpandProperty, -First: not a plain projection
+			case hasAny(l, "key", "token", "secret", "password", "passwd", "credential", "auth", "*"):
+				return false
+			default:
+				props++
+			}
+		}
+		return props > 0
 	}
 	return false
 }

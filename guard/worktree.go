@@ -1437,7 +1437,13 @@ func nameWords(s string) []string {
 
 // sourceDirs are the top-level directories of a work directory that hold
 // what its authors wrote: deleting one loses work git may not have.
+// deploymentRecords are a contract project's records of its deployments:
+// hardhat-deploy's deployments, Foundry's broadcast, OpenZeppelin's
+// upgrade manifests (the addresses and layouts later upgrades need).
+var deploymentRecords = map[string]bool{"deployments": true, "broadcast": true, ".openzeppelin": true}
+
 var sourceDirs = map[string]bool{"src": true, "source": true, "app": true, "internal": true, "pkg": true, "cmd": true, "Sources": true,
+	"deployments": true, "broadcast": true, ".openzeppelin": true,
 	"lib": true, "migrations": true, "db": true,
 	// game engines' (Unreal, Unity, Godot) and mobile projects' own
 	"Source": true, "Content": true, "Assets": true, "ProjectSettings": true, "Scenes": true, "Scripts": true, "ios": true, "android": true}
