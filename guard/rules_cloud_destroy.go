@@ -589,8 +589,8 @@ var cloudDestroyRules = []*rule{
 					continue
 				}
 				h := hostOf(w.s)
-				if developerNetwork(h) {
-					continue
+				if developerNetwork(h) || strings.HasPrefix(h, "sandbox.") || strings.HasPrefix(h, "api.sandbox.") {
+					continue // (sandbox.zenodo.org: the service's own test instance)
 				}
 				// the last segment names what is deleted: a pull request's
 				// branch or preview (feat%2Fpr-88-retry), a scratch repository

@@ -59,6 +59,23 @@ var hpcRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			low := c.lowerArgs()
 			ops := plainWords(low)
+			switch c.name {
+			case "mmshutdown":
+				if hasWord(c.args(), "-a") || strings.Contains(strings.Join(low, " "), "-n all") {
+					return true, "GPFS shut down on every node"
+				}
+				return false, ""
+			case "tunefs.lustre":
+				if hasWord(c.args(), "--writeconf") {
+					return true, "tunefs.lustre --writeconf (the file system's configuration logs erased)"
+				}
+				return false, ""
+			case "beegfs-ctl":
+				if hasWord(c.args(), "--removenode") {
+					return true, "beegfs-ctl --removenode"
+				}
+				return false, ""
+			}
 			if len(ops) == 0 {
 				return false, ""
 			}
@@ -99,20 +116,8 @@ var hpcRules = []*rule{
 				if (ops[0] == "limshutdown" || ops[0] == "resshutdown") && (len(ops) == 1 || slicesContains(ops, "all")) {
 					return true, "lsadmin " + ops[0] + " on every host"
 				}
-			case "mmshutdown":
-				if hasWord(c.args(), "-a") || strings.Contains(strings.Join(low, " "), "-n all") {
-					return true, "GPFS shut down on every node"
-				}
 			case "mmdelnode", "mmdelnsd":
 				return true, c.name + " " + strings.Join(ops, " ")
-			case "tunefs.lustre":
-				if hasWord(c.args(), "--writeconf") {
-					return true, "tunefs.lustre --writeconf (the file system's configuration logs erased)"
-				}
-			case "beegfs-ctl":
-				if hasWord(c.args(), "--removenode") {
-					return true, "beegfs-ctl --removenode"
-				}
 			}
 			return false, ""
 		}},
