@@ -56,13 +56,13 @@ func corpusCommands(b *testing.B) []corpusLine {
 }
 
 // lastRound is what BenchmarkGuardDecisions measured with the previous
-// round's rules (round 51's final build, alternated six times with round
-// 52's on the same two-core machine, both over its 8,862 corpus commands): 44,163
-// to 48,033 decisions/s, the median 45,113 with p99 107.5 µs (below).
-// Round 52's final build measured 44,414 to 46,813 in the same runs
-// (median 45,747, p99 107.1 µs), and about 75,000 with one goroutine per
-// core for both. Older rounds' figures are in the git history.
-const lastRound = "45,113 decisions/s, p99 108µs"
+// round's rules (round 52's final build, alternated six times with round
+// 53's on the same two-core machine, both over its 8,862 corpus commands): 52,217
+// to 54,846 decisions/s, the median 53,686 with p99 90.1 µs (below).
+// Round 53's final build measured 51,180 to 53,651 in the same runs
+// (median 52,804, p99 91.5 µs). Older rounds' figures are in the git
+// history.
+const lastRound = "53,686 decisions/s, p99 90µs"
 
 // BenchmarkGuardDecisions: firewall decisions per second on one goroutine
 // over the whole corpus, and the p99 latency of one decision.

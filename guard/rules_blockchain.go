@@ -80,8 +80,9 @@ var blockchainRules = []*rule{
 		}},
 	{ID: "validator-exited-or-reset", Level: LevelCritical, Category: CategorySystem, Description: "exiting a validator, resetting its signing state or its chain data, or rewinding a node's chain (an exit cannot be undone; a reset validator signs twice and is slashed)",
 		Suggestions: []string{"Follow the network's documented procedure with the validator stopped and its key moved, not copied", "Try it on a local network first"},
+		names:       chainNodes,
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if len(c.words) < 2 || !chainNode(c.name) {
+			if len(c.words) < 2 {
 				return false, ""
 			}
 			args, low := c.args(), c.lowerArgs()
@@ -152,17 +153,12 @@ var blockchainRules = []*rule{
 		}},
 }
 
-// chainNode reports a blockchain node's or validator client's program:
+// chainNodes are blockchain nodes' and validator clients' programs:
 // geth, lighthouse, prysmctl, ethdo, gaiad and the other Cosmos SDK
-// daemons (a name ending in d with a tendermint or comet subcommand).
-func chainNode(name string) bool {
-	switch strings.TrimSuffix(name, ".exe") {
-	case "geth", "lighthouse", "prysmctl", "prysm", "ethdo", "teku", "nimbus_beacon_node", "cast", "tendermint", "cometbft", "gaiad", "osmosisd", "junod",
-		"evmosd", "injectived", "celestia-appd", "wasmd", "seid", "neutrond", "akash", "solana-validator", "agave-validator", "reth", "erigon", "nethermind", "besu":
-		return true
-	}
-	return false
-}
+// daemons, and cast (its rpc subcommand reaches a node's debug API).
+var chainNodes = names("geth", "geth.exe", "lighthouse", "lighthouse.exe", "prysmctl", "prysm", "ethdo", "teku", "nimbus_beacon_node", "cast", "tendermint", "cometbft",
+	"gaiad", "gaiad.exe", "osmosisd", "junod", "evmosd", "injectived", "celestia-appd", "wasmd", "seid", "neutrond", "akash", "solana-validator", "agave-validator",
+	"reth", "erigon", "nethermind", "besu")
 
 // chainRPC returns the network a cast or forge command talks to: its
 // --rpc-url (or -r, --fork-url), or "" for the default local node.

@@ -416,6 +416,9 @@ var bulkMessageRules = []*rule{
 		}},
 	{ID: "mail-authentication-weakened", Level: LevelHigh, Category: CategorySystem, Description: "weakening a domain's mail authentication: an SPF record that lets every server send as the domain (+all, ?all), a DMARC policy set to none, a mail service's webhook signatures or spam filtering switched off",
 		Suggestions: []string{"Keep SPF ending in -all or ~all and DMARC at quarantine or reject", "Add the one sender that needs it, through the DNS change process"},
+		// the HTTP clients and the DNS clients that write records
+		names: append(names("aws", "az", "gcloud", "doctl", "cli53", "flarectl", "dnscontrol", "octodns-sync", "hcloud", "linode-cli", "vultr-cli", "ovh",
+			"edit-r53resourcerecordset", "add-dnsserverresourcerecord", "set-dnsserverresourcerecord", "add-dnsserverresourcerecordtxt", "set-azdnsrecordset", "new-azdnsrecordset"), httpClients...),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if len(c.words) < 2 {
 				return false, ""
