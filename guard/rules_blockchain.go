@@ -179,8 +179,9 @@ func liveChain(n string) bool {
 	if h := hostOf(l); h != "" && isLocalHost(h) {
 		return false
 	}
-	for _, t := range [...]string{"localhost", "127.0.0.1", "anvil", "hardhat", "sepolia", "holesky", "hoodi", "goerli", "testnet", "devnet", "localnet",
-		"mumbai", "amoy", "fuji", "chiado", "test", "dev", "local", "fork", "ganache"} {
+	// (local, test and dev cover localhost, localnet, testnet, devnet)
+	for _, t := range [...]string{"local", "127.0.0.1", "test", "dev", "anvil", "hardhat", "ganache", "fork", "sepolia", "holesky", "hoodi", "goerli",
+		"mumbai", "amoy", "fuji", "chiado"} {
 		if strings.Contains(l, t) {
 			return false
 		}

@@ -244,16 +244,19 @@ func mfDataset(s string) string {
 }
 
 // mfProdDataset reports a data set of production's, or a catalog: its
-// qualifiers say production (PROD, PRD01, CICSPRD, PRDX), or it is a
-// catalog or the system's own.
+// qualifiers say production as any name does (PROD, PRD01, CICSPRD), or
+// its high-level qualifier begins with PRD (PRDX), or it is a catalog or
+// the system's own.
 func mfProdDataset(ds string) bool {
+	if isProdName(ds) || strings.HasPrefix(ds, "PRD") || mfSystemDataset(ds) {
+		return true
+	}
 	for _, q := range strings.Split(ds, ".") {
-		if strings.HasPrefix(q, "PRD") || strings.HasPrefix(q, "PROD") || strings.HasSuffix(strings.TrimRight(q, "0123456789"), "PRD") || strings.HasSuffix(strings.TrimRight(q, "0123456789"), "PROD") ||
-			q == "UCAT" || q == "USERCATALOG" || q == "MCAT" {
+		if q == "UCAT" || q == "USERCATALOG" || q == "MCAT" {
 			return true
 		}
 	}
-	return mfSystemDataset(ds)
+	return false
 }
 
 // mfSystemDataset reports the system's own data sets (SYS1.PARMLIB).
