@@ -735,7 +735,8 @@ func TestRound51RecordsPublished(t *testing.T) {
 // Every row but a listed few updated (WHERE x NOT IN (...)); an ERP's
 // records deleted through its API; every module of a production ERP
 // database upgraded. A WHERE that narrows, a search, and a development
-// database's upgrade pass.
+// database's upgrade pass. (A narrowing WHERE on a shared server is
+// db-rows-changed-shared's since round 54; on this machine it passes.)
 func TestRound51ERPRecords(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{
@@ -744,7 +745,7 @@ func TestRound51ERPRecords(t *testing.T) {
 		{`odoo-bin -c /etc/odoo/odoo.conf -d acme_prod -u all --stop-after-init`, CategoryDatabaseDestroy, "erp-records-changed", LevelHigh},
 	})
 	checkSafe(t, d, corpusContext, []string{
-		`psql -h db.acme.io -c "UPDATE users SET disabled = true WHERE name NOT IN ('admin','guest') AND last_login < now() - interval '2 years'"`,
+		`psql -h localhost -c "UPDATE users SET disabled = true WHERE name NOT IN ('admin','guest') AND last_login < now() - interval '2 years'"`,
 		`python3 -c "import xmlrpc.client as x;m=x.ServerProxy('https://erp.acme.io/xmlrpc/2/object');print(m.execute_kw('acme',2,'$K','res.partner','search_count',[[]]))"`,
 		`odoo-bin -c odoo.conf -d acme_dev -u all --stop-after-init`,
 	})

@@ -205,6 +205,27 @@ var databaseDestroyRules = []*rule{
 			}
 			return sqlFinding(func(s *sqlScan) string { return s.deleteSome })(a, c)
 		}},
+	{ID: "db-rows-changed-shared", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "deleting or rewriting rows of a shared database server (one named by its address, not this machine's, a container's or a test's)",
+		Suggestions: []string{"Run the SELECT with the same WHERE first, and change the rows in a transaction a reviewer approves", "Work on a local or staging copy"},
+		names:       dbClients,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			s := a.scanSQLOf(c)
+			if s == nil || s.deleteSome == "" && s.updateSome == "" {
+				return false, ""
+			}
+			host := sharedDBServer(c)
+			if host == "" && (touchesProduction(c) || a.prodTarget > 0) && s.updateSome != "" {
+				host = "production" // (production's deletes are db-delete-rows-production's)
+			}
+			if host == "" || a.testScoped(c) || rolledBack(a, c) {
+				return false, ""
+			}
+			st := s.deleteSome
+			if st == "" {
+				st = s.updateSome
+			}
+			return true, st + " on " + host
+		}},
 	{ID: "production-destroy-script", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "running a script named for destroying data (drop, wipe, truncate, purge) with production's settings or on a production host",
 		Suggestions: []string{"Run it against a staging copy first", "Take a backup and have the change reviewed before running it in production"},
 		names:       names("node", "python", "python3", "ruby", "php", "perl", "bash", "sh", "zsh", "deno", "bun", "tsx", "ts-node", "go"),

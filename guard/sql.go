@@ -14,6 +14,8 @@ type sqlScan struct {
 	// deleteSome is a DELETE of the rows a WHERE clause picks
 	deleteSome string
 	updateAll  string
+	// updateSome is an UPDATE of the rows a WHERE clause picks
+	updateSome string
 	dropMinor  string
 	// serverExec is a statement that makes the database server run an
 	// operating-system command, load native code or write a file of its
@@ -42,7 +44,7 @@ type sqlScan struct {
 }
 
 func (s *sqlScan) any() bool {
-	return s.dropDB != "" || s.dropTable != "" || s.truncate != "" || s.deleteAll != "" || s.deleteSome != "" || s.updateAll != "" || s.dropMinor != "" || s.serverExec != "" ||
+	return s.dropDB != "" || s.dropTable != "" || s.truncate != "" || s.deleteAll != "" || s.deleteSome != "" || s.updateAll != "" || s.updateSome != "" || s.dropMinor != "" || s.serverExec != "" ||
 		s.serverPriv != "" || s.serverExport != "" || s.serverOpened != "" || s.secretsRead != "" || s.serverStopped != ""
 }
 
@@ -761,6 +763,8 @@ func scanSQLText(text string, s *sqlScan) {
 		case "UPDATE":
 			if containsWord(f, "SET") && (!containsWord(f, "WHERE") || tautology(st)) {
 				s.updateAll = trimSQL(st)
+			} else if containsWord(f, "SET") && s.updateSome == "" {
+				s.updateSome = trimSQL(st)
 			}
 		case "ALTER":
 			// ClickHouse: ALTER TABLE t DELETE WHERE 1 (a mutation over

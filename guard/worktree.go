@@ -1128,6 +1128,49 @@ func namesOtherServer(c *cmd) bool {
 	return false
 }
 
+// sharedDBServer returns the server a database client names when it is
+// a shared one: an address or host name that is not this machine, not a
+// compose service's short name (db, postgres) and not named for tests,
+// development or staging; "" otherwise (a server given by a variable is
+// not known).
+func sharedDBServer(c *cmd) string {
+	t := dbTargetOf(c)
+	if t.dev || t.local {
+		return ""
+	}
+	for _, h := range t.hosts {
+		l := lower(strings.Trim(h, `"'[]`))
+		if l == "" || strings.ContainsAny(l, "$%{(") || loopback(l) || l == "." || l == "0.0.0.0" || l == "host.docker.internal" ||
+			testName(l) || strings.Contains(l, "staging") || strings.Contains(l, "stage") || strings.Contains(l, "sandbox") || strings.Contains(l, "local") {
+			continue
+		}
+		if !strings.Contains(l, ".") && composeServiceName(l) {
+			continue
+		}
+		return h
+	}
+	return ""
+}
+
+// composeServiceName reports a short host name that a compose file gives
+// its database service: the developer's own container.
+func composeServiceName(h string) bool {
+	switch strings.TrimRight(h, "0123456789-") {
+	case "db", "database", "postgres", "postgresql", "pg", "mysql", "mariadb", "mssql", "sqlserver", "sql", "mongo", "mongodb",
+		"redis", "valkey", "clickhouse", "cassandra", "scylla", "cockroach", "cockroachdb", "timescale", "timescaledb", "oracle", "questdb":
+		return true
+	}
+	return false
+}
+
+// rolledBack reports SQL that ends by rolling back what it did.
+func rolledBack(a *analysis, c *cmd) bool {
+	text, _ := a.sqlOf(c)
+	u := strings.ToUpper(text)
+	i := strings.LastIndex(u, "ROLLBACK")
+	return i >= 0 && !strings.Contains(u[i:], "COMMIT") && !strings.Contains(u, "COMMIT")
+}
+
 // dbTarget is what a database client's command line says of the server
 // it reaches.
 type dbTarget struct {
@@ -1177,6 +1220,16 @@ func dbTargetOf(c *cmd) dbTarget {
 			}
 		} else if i == 0 && c.name == "cqlsh" && strings.Contains(w.s, ".") {
 			t.hosts = append(t.hosts, w.s)
+		} else if strings.Contains(l, "host=") || strings.Contains(l, "server=") {
+			// psql "host=db.x dbname=y", Server=sql01;Database=y
+			for _, kv := range strings.FieldsFunc(w.s, func(r rune) bool { return r == ' ' || r == ';' }) {
+				k, v, ok := strings.Cut(kv, "=")
+				if k = lower(k); ok && (k == "host" || k == "server" || k == "hostaddr") {
+					h, _, _ := strings.Cut(strings.TrimPrefix(v, "tcp:"), ",")
+					h, _, _ = strings.Cut(h, `\`)
+					t.hosts = append(t.hosts, h)
+				}
+			}
 		}
 		naming(w.s)
 	}
