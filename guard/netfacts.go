@@ -601,6 +601,22 @@ func foreignToIssuer(name, host string) bool {
 	return len(service) >= 3 && !genericSecretWords[service] && !selfHostedServices[service] && !strings.Contains(host, service)
 }
 
+// knownIssuer reports a secret variable whose name says which service's
+// hosts it belongs to (a word of tokenIssuers, or an alias): only such a
+// name makes a host foreign on its own. ETRM_TOKEN or WHM_TOKEN in the
+// Authorization header of a request to an API whose host does not hold
+// the word is how an in-house or hosted service is signed in to.
+func knownIssuer(name string) bool {
+	n := strings.ToLower(name)
+	for _, ti := range tokenIssuers {
+		if strings.HasSuffix(ti.word, "_") && strings.HasPrefix(n, ti.word) || !strings.HasSuffix(ti.word, "_") && strings.Contains(n, ti.word) {
+			return true
+		}
+	}
+	service, _, _ := strings.Cut(n, "_")
+	return len(serviceAliases[service]) > 0
+}
+
 // serviceAliases are the hosts of services whose variables are named by
 // a short or older name the hosts do not hold: Meta's Graph API at
 // facebook.com, Google's Tag Manager, Ads and Analytics (GTM_, GADS_,

@@ -1452,7 +1452,7 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 	}
 	if strings.HasPrefix(base, "id_rsa") || strings.HasPrefix(base, "id_ed25519") || strings.HasPrefix(base, "id_ecdsa") || strings.HasPrefix(base, "id_dsa") || namedSSHKey(base) ||
 		base == "credentials.json" || base == "credentials" && strings.Contains(p, "/.") || strings.Contains(base, "service-account") && strings.HasSuffix(base, ".json") ||
-		base == ".htpasswd" || base == "wallet.dat" || base == "secrets" || base == ".secrets" || base == "secrets.yml" || base == "secrets.yaml" || base == "secrets.json" ||
+		base == ".htpasswd" || strings.Contains(p, "/.htpasswds/") || base == "wallet.dat" || base == "secrets" || base == ".secrets" || base == "secrets.yml" || base == "secrets.yaml" || base == "secrets.json" ||
 		base == "terraform.tfstate" || base == ".git-credentials" || base == ".netrc" || serviceAccountKey(base) ||
 		// database clients' histories keep the passwords typed into them
 		// (ALTER USER ... PASSWORD, AUTH); pub's tokens

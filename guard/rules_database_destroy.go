@@ -214,6 +214,13 @@ var databaseDestroyRules = []*rule{
 				return false, ""
 			}
 			host := sharedDBServer(c)
+			if host == "" {
+				for _, w := range c.args() {
+					if panelDatabases[lower(w.s)] {
+						host = "the hosting panel's own database (" + w.s + ")"
+					}
+				}
+			}
 			if host == "" && (touchesProduction(c) || a.prodTarget > 0) && s.updateSome != "" {
 				host = "production" // (production's deletes are db-delete-rows-production's)
 			}

@@ -286,7 +286,7 @@ var dataStoreRules = []*rule{
 		}},
 	{ID: "host-firewall-opened", Level: LevelHigh, Category: CategorySystem, Description: "opening the host firewall: an administration or database port to everyone, an interface made trusted, every rule deleted",
 		Suggestions: []string{"Allow the port from the addresses that need it (ufw allow from 10.0.0.0/8 to any port 5432)", "Leave the firewall's rules to the administrators"},
-		names:       names("ufw", "firewall-cmd", "netsh", "remove-netfirewallrule", "iptables", "ip6tables", "nft"),
+		names:       names("ufw", "firewall-cmd", "netsh", "remove-netfirewallrule", "iptables", "ip6tables", "nft", "csf"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			low := c.lowerArgs()
@@ -347,6 +347,19 @@ var dataStoreRules = []*rule{
 					for p := range strings.SplitSeq(ports, ",") {
 						if p != "22" && openedPortRisky(p) {
 							return true, c.name + " accepting port " + p + " from anywhere"
+						}
+					}
+				}
+			case "csf":
+				// ConfigServer's firewall on a hosting server: turned off,
+				// flushed, or every address allowed
+				for i, l := range low {
+					switch l {
+					case "-x", "--disable", "-f", "--flush":
+						return true, "csf " + l
+					case "-a", "--add", "-ta", "--tempallow":
+						if i+1 < len(low) && (low[i+1] == "0.0.0.0/0" || low[i+1] == "::/0" || low[i+1] == "0/0") {
+							return true, "csf " + l + " " + low[i+1]
 						}
 					}
 				}

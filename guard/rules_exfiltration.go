@@ -2948,12 +2948,38 @@ var (
 // foreignDestination is the first of c's destinations that the secret
 // variable n does not belong to (see foreignToIssuer), or "".
 func foreignDestination(n string, c *cmd) string {
+	if !knownIssuer(n) && authHeaderHolds(c, n) {
+		return "" // the request's own credential (see knownIssuer)
+	}
 	for _, h := range destinations(c) {
 		if foreignToIssuer(n, h) && !servicePathNamed(n, h, c) {
 			return h
 		}
 	}
 	return ""
+}
+
+// authHeaderHolds reports a header of c's (-H, --header) that signs the
+// request in (Authorization, an API key or token header) and holds the
+// variable n.
+func authHeaderHolds(c *cmd, n string) bool {
+	args := c.args()
+	for i, w := range args {
+		v := ""
+		switch {
+		case (w.s == "-H" || w.s == "--header") && i+1 < len(args):
+			v = args[i+1].s
+		case strings.HasPrefix(w.s, "--header="):
+			v = w.s[len("--header="):]
+		case c.name != "curl" && c.name != "wget" && strings.Contains(w.s, ":") && !strings.Contains(w.s, "://"):
+			v = w.s // httpie's Authorization:"Bearer $X"
+		}
+		name, _, ok := strings.Cut(v, ":")
+		if ok && psAuthHeader(name) && strings.Contains(lower(v), lower(n)) {
+			return true
+		}
+	}
+	return false
 }
 
 // servicePathNamed reports a URL of c on host h whose path has a segment

@@ -1065,6 +1065,9 @@ var serverFilesDeleted = &rule{ID: "server-files-deleted", Level: LevelHigh, Cat
 				continue
 			}
 			verb := strings.ToLower(f[0])
+			if slicesContains(f, "--dry-run") {
+				continue // only lists what it would do
+			}
 			if verb == "mirror" && (slicesContains(f, "-R") || slicesContains(f, "--reverse")) && (slicesContains(f, "--delete") || slicesContains(f, "-e")) {
 				// mirror -R --delete: the server's folder made like the
 				// local one, what the local one lacks deleted there

@@ -2107,7 +2107,7 @@ func (ws *winState) psWeb(c *cmd, args []word) {
 			// as curl -H does, unless the token is another service's (a
 			// client's own token, $(gh auth token), is judged by
 			// cliTokenArgs)
-			if n := winSecretVar(w.s); n != "" && ok && foreignToIssuer(n, hostOf(src.s)) {
+			if n := winSecretVar(w.s); n != "" && ok && foreignToIssuer(n, hostOf(src.s)) && knownIssuer(n) {
 				ws.emitWin(c, "win-exfil-secrets", "the "+n+" token sent to "+hostOf(src.s))
 			}
 			continue
