@@ -32,6 +32,9 @@ type launch struct {
 	// dialect, when set, is the Windows shell the code is written for
 	// (az vm run-command invoke --command-id RunPowerShellScript)
 	dialect string
+	// scratch is set when the machine or container the command runs in
+	// is named for tests (wp-env run tests-cli -- ...)
+	scratch bool
 }
 
 type launcherFunc func(a *analysis, c *cmd) []launch
@@ -120,6 +123,9 @@ func init() {
 	}
 	launchers["pdsh"] = fanOutLaunches(optSpec{short: "wxgXlRtufN"})
 	launchers["clush"] = fanOutLaunches(optSpec{short: "wxgXlftuoRE", long: []string{"nodes", "exclude", "group", "user", "fanout", "options"}})
+	launchers["vip"] = vipLaunches
+	launchers["ddev"] = devEnvLaunches
+	launchers["lando"] = devEnvLaunches
 	launchers["fd"] = fdLaunches
 	launchers["fdfind"] = fdLaunches
 	launchers["fab"] = fanOutAfterDashes
@@ -226,7 +232,7 @@ func (a *analysis) expandLaunches(c *cmd) {
 			// an app made for a pull request or a test run: its data is
 			// the tests' own
 			v, _ := optValue(c.args(), "-a", targetOptions...)
-			scratch := !prod && v != "" && scratchName(v)
+			scratch := !prod && (v != "" && scratchName(v) || l.scratch)
 			if prod {
 				a.prodTarget++
 			}
@@ -756,9 +762,45 @@ func clientRunLaunches(c *cmd) []launch {
 	if strings.TrimSpace(code) == "" {
 		return nil
 	}
-	_, named := optValue(rest, "-a", targetOptions...)
-	remote := remoteRunVerbs[v] || named || len(positional(rest)) > 0
-	return []launch{{code: code, origin: c.base + " " + args[verb].s, remote: remote}}
+	target, named := optValue(rest, "-a", targetOptions...)
+	pos := positional(rest)
+	remote := remoteRunVerbs[v] || named || len(pos) > 0
+	if !named && len(pos) > 0 {
+		target = pos[0].s
+	}
+	scratch := target != "" && (testName(target) || scratchName(target)) && !isProdName(target)
+	return []launch{{code: code, origin: c.base + " " + args[verb].s, remote: remote, scratch: scratch}}
+}
+
+// vipLaunches reads what WordPress VIP's CLI runs on an environment of
+// a hosted site (vip @site.production -- wp ...): on VIP's machines.
+func vipLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	for i, w := range args {
+		if w.s == "--" && i+1 < len(args) {
+			return []launch{{code: quoteWords(args[i+1:]), origin: "vip", remote: true}}
+		}
+	}
+	return nil
+}
+
+// devEnvLaunches reads the tool a local development environment runs in
+// its containers (ddev wp ..., lando drush ..., ddev exec CMD): the
+// developer's own site.
+func devEnvLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	if len(args) < 2 {
+		return nil
+	}
+	switch args[0].s {
+	case "exec", "ssh":
+		if args[0].s == "exec" {
+			return []launch{{code: quoteWords(args[1:]), origin: c.name + " exec"}}
+		}
+	case "wp", "drush", "composer", "artisan", "magento", "php", "mysql", "psql", "npm", "yarn", "craft", "console":
+		return []launch{{code: quoteWords(args), origin: c.name + " " + args[0].s}}
+	}
+	return nil
 }
 
 // quoteWords joins words as shell code that gives them back.

@@ -1326,7 +1326,8 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 			if rel == ".docker" || base == "config.json" || globNames(rel, ".docker/config.json") {
 				return "Docker registry credentials (" + s + ")", true
 			}
-		case ".azure", ".vault-token", ".netrc", ".git-credentials", ".pgpass", ".my.cnf", ".npmrc", ".pypirc", ".terraform.d", ".Renviron":
+		case ".azure", ".vault-token", ".netrc", ".git-credentials", ".pgpass", ".my.cnf", ".npmrc", ".pypirc", ".terraform.d", ".Renviron",
+			".transifexrc", ".crowdin.yml", ".contentfulrc.json", ".lokalise2", ".phrase.yml":
 			return "credentials (" + s + ")", true
 		case ".config":
 			if rel == ".config" {
@@ -1482,10 +1483,13 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		return "credentials (" + s + ")", true
 	}
 	switch strings.ToLower(base) {
-	case "mirth.properties", "orthanc.json", "airflow.cfg", "config.php", "superset_config.py":
+	case "mirth.properties", "orthanc.json", "airflow.cfg", "config.php", "superset_config.py", "configuration.php", "settings.php", "env.php":
 		// an installed server's settings: its database password, admin
 		// logins and keys (the project's own copy is its to read)
-		if !a.inWork(p) && (base != "config.php" || strings.HasPrefix(p, "/var/www/") || strings.HasPrefix(p, "/srv/")) {
+		// (Joomla's configuration.php, Drupal's sites/*/settings.php,
+		// Magento's app/etc/env.php)
+		webRoot := strings.HasPrefix(p, "/var/www/") || strings.HasPrefix(p, "/srv/") || strings.Contains(p, "/sites/") && base == "settings.php" || strings.Contains(p, "/app/etc/")
+		if !a.inWork(p) && (base != "config.php" && base != "configuration.php" && base != "settings.php" && base != "env.php" || webRoot) {
 			return "a server's passwords and keys (" + s + ")", true
 		}
 	}

@@ -187,7 +187,7 @@ func TestRound50Shops(t *testing.T) {
 		`wp @prod search-replace http://a.example https://a.example --dry-run`,
 		`wp @staging site empty --yes`,
 		`wp db export backup.sql --path=/work/project/site`,
-		`wp db reset --yes --path=/work/project/site`,
+		`wp db reset --yes --path=/work/project/tests/site`, // (the developer's own site: moderate since round 54)
 		`wp @prod plugin list --status=active`,
 		`cd /work/project/m2 && bin/magento deploy:mode:set developer`,
 		`php bin/magento setup:upgrade`,

@@ -81,3 +81,47 @@ func TestRound54HostingPanels(t *testing.T) {
 		`curl -s "https://cms.acme.com/items/articles?limit=5" -H "Authorization: Bearer $DIRECTUS_TOKEN"`,
 	})
 }
+
+// Content management systems on a live site: drush with a production
+// alias (database dropped, synced over, fed a script, security modules
+// removed, a login link printed), wp-cli (offline, a password on the
+// line, keys printed, a dump in the web root), Ghost uninstalled, Strapi
+// transferred onto production, translation platforms' deleting uploads.
+// The developer's own site resets at moderate; staging, test and local
+// aliases, and a tests container's reset pass.
+func TestRound54ContentManagement(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`drush sql:sync @self @prod -y`, CategoryDatabaseDestroy, "cms-live-data-destroyed", LevelCritical},
+		{`drush @prod site:install standard -y`, CategoryDatabaseDestroy, "cms-live-data-destroyed", LevelCritical},
+		{`drush @prod sql:cli < db/seed-dev.sql`, CategoryDatabaseDestroy, "cms-live-data-destroyed", LevelCritical},
+		{`drush @prod sql:query "DELETE FROM node_revision"`, CategoryDatabaseDestroy, "cms-live-data-destroyed", LevelCritical},
+		{`drush @prod user:login --name=admin --no-browser`, CategorySystem, "cms-live-security-off", LevelHigh},
+		{`drush @prod pm:uninstall tfa seckit -y`, CategorySystem, "cms-live-security-off", LevelHigh},
+		{`drush @prod pm:install devel -y`, CategorySystem, "cms-live-security-off", LevelHigh},
+		{`ssh ghost@blog.acme.com 'cd /var/www/ghost && ghost uninstall --no-prompt'`, CategoryDatabaseDestroy, "cms-live-data-destroyed", LevelCritical},
+		{`npx strapi transfer --to https://cms.acme.com/admin --force`, CategoryDatabaseDestroy, "cms-live-data-destroyed", LevelCritical},
+		{`wp @prod maintenance-mode activate`, CategorySystem, "shop-security-off", LevelHigh},
+		{`wp @prod user update admin --user_pass=admin123`, CategorySystem, "shop-security-off", LevelHigh},
+		{`vip @news.production -- wp site empty --yes`, CategoryDatabaseDestroy, "shop-live-data-changed", LevelCritical},
+		{`wp @prod db export /var/www/html/db.sql`, CategoryExfiltration, "db-dump-in-web-root", LevelCritical},
+		{`wp db reset --yes --path=/work/project/wordpress`, CategoryDatabaseDestroy, "dev-site-data-reset", LevelModerate},
+		{`ddev wp site empty --uploads --yes`, CategoryDatabaseDestroy, "dev-site-data-reset", LevelModerate},
+		{`crowdin upload sources --delete-obsolete`, CategoryCloudDestroy, "translations-overwritten", LevelHigh},
+		{`tx push --translation --force --all`, CategoryCloudDestroy, "translations-overwritten", LevelHigh},
+		{`cat ~/.transifexrc`, CategoryExfiltration, "", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`drush @stage user:login --name=admin`,
+		`drush sql:sync @prod @self -y`,
+		`drush @prod status`,
+		`drush @dev user:login`,
+		`npx strapi transfer --to https://staging-cms.acme.com/admin --force`,
+		`npx wp-env run tests-cli -- wp db reset --yes`,
+		`wp @staging maintenance-mode activate`,
+		`wp db export /work/project/backups/db.sql`,
+		`crowdin upload sources`,
+		`tx push --source`,
+		`grep -oE '^[A-Z_]+=' .env.production`,
+	})
+}

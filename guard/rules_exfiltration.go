@@ -2583,7 +2583,16 @@ func grepShowsNoLine(c *cmd) bool {
 		}
 	}
 	// -ic, -qE: the same letters in a cluster of flags
-	return shortCluster(c.args(), 'c') || shortCluster(c.args(), 'q') || shortCluster(c.args(), 'l') || shortCluster(c.args(), 'L')
+	if shortCluster(c.args(), 'c') || shortCluster(c.args(), 'q') || shortCluster(c.args(), 'l') || shortCluster(c.args(), 'L') {
+		return true
+	}
+	// grep -oE '^[A-Z_]+=': only what matches is printed, and the
+	// pattern ends at the = (the variables' names, not their values)
+	if (hasWord(c.args(), "-o") || hasWord(c.args(), "--only-matching") || shortCluster(c.args(), 'o')) && (c.name == "grep" || c.name == "egrep") {
+		p := grepPattern(c)
+		return strings.HasSuffix(p, "=") && !strings.ContainsAny(p, "*.") || strings.HasSuffix(p, "]+=") || strings.HasSuffix(p, "]*=")
+	}
+	return false
 }
 
 // grepPattern returns the pattern a grep is given (its first operand, or

@@ -356,4 +356,4 @@ func publicContent(s string) bool {
 
 // dataTransferClients are clients whose "transfer" copies data between
 // storage endpoints rather than handing anything to a new owner.
-var dataTransferClients = map[string]bool{"globus": true, "gsutil": true, "azcopy": true}
+var dataTransferClients = map[string]bool{"globus": true, "gsutil": true, "azcopy": true, "strapi": true}

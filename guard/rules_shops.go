@@ -26,6 +26,27 @@ var shopRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "dev-site-data-reset", Level: LevelModerate, Category: CategoryDatabaseDestroy, Description: "emptying the developer's own WordPress site (its database reset or dropped, its content emptied) that is not a test's",
+		Suggestions: []string{"Export the database first (wp db export)", "Reset the tests' site instead (wp-env run tests-cli)"},
+		names:       names("wp"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if wpLive(a, c) || a.testTarget > 0 || a.throwaway > 0 {
+				return false, ""
+			}
+			for _, w := range c.args() {
+				if strings.HasPrefix(w.s, "@") || strings.HasPrefix(w.s, "--ssh") || strings.HasPrefix(w.s, "--url") {
+					return false, "" // a staging or test site of its alias (wpLive judges the others)
+				}
+			}
+			if v, ok := optValue(c.args(), "", "path", "url"); ok && (testName(v) || strings.Contains(lower(v), "test")) {
+				return false, ""
+			}
+			ops := wpOps(c)
+			if len(ops) > 1 && (ops[0] == "site" && ops[1] == "empty" || ops[0] == "db" && (ops[1] == "reset" || ops[1] == "drop")) {
+				return true, "wp " + ops[0] + " " + ops[1] + " of " + wpTarget(c)
+			}
+			return false, ""
+		}},
 	{ID: "shop-security-off", Level: LevelHigh, Category: CategorySystem, Description: "switching off a live shop's security (HTTPS, two-factor login, security plugins) or putting it in developer mode",
 		Suggestions: []string{"Change security settings in a reviewed deployment, never by hand on the live site", "Try the change on a copy of the site"},
 		names:       names("wp", "magento", "bin/magento", "php"),
@@ -108,6 +129,9 @@ func wpTarget(c *cmd) string {
 func wpLive(a *analysis, c *cmd) bool {
 	if hasWord(c.args(), "--dry-run") {
 		return false
+	}
+	if a.prodTarget > 0 {
+		return true // vip @site.production -- wp ...
 	}
 	for _, w := range c.args() {
 		if alias, ok := strings.CutPrefix(w.s, "@"); ok && alias != "" {
@@ -207,6 +231,14 @@ func wpSecurityOff(c *cmd) (bool, string) {
 		return false, ""
 	}
 	switch ops[0] {
+	case "maintenance-mode":
+		if ops[1] == "activate" {
+			return true, "the live site taken offline for every visitor"
+		}
+	case "user":
+		if (ops[1] == "update" || ops[1] == "create") && hasPrefixWord(c.args(), "--user_pass") {
+			return true, "a password set on the line (wp user " + ops[1] + " --user_pass)"
+		}
 	case "plugin":
 		if ops[1] == "deactivate" || ops[1] == "delete" || ops[1] == "uninstall" {
 			for _, p := range ops[2:] {
@@ -220,6 +252,9 @@ func wpSecurityOff(c *cmd) (bool, string) {
 			return true, "wp option update " + ops[2] + " " + ops[3]
 		}
 	case "config":
+		if ops[1] == "get" && len(ops) > 2 && (strings.Contains(ops[2], "key") || strings.Contains(ops[2], "salt") || strings.Contains(ops[2], "password")) {
+			return true, "the live site's " + strings.ToUpper(ops[2]) + " printed"
+		}
 		if ops[1] == "set" && len(ops) > 3 && (ops[2] == "force_ssl_admin" && (ops[3] == "false" || ops[3] == "0") || ops[2] == "disallow_file_edit" && (ops[3] == "false" || ops[3] == "0")) {
 			return true, "wp config set " + ops[2] + " " + ops[3]
 		}
