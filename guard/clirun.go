@@ -20,7 +20,8 @@ var runVerbs = map[string]bool{
 var ownURLRules = map[string]bool{"pip": true, "pip3": true, "npm": true, "pnpm": true, "yarn": true, "cargo": true, "dotnet": true,
 	"nuget": true, "winget": true, "scoop": true, "choco": true, "gem": true, "brew": true, "kubectl": true, "go": true,
 	"install-module": true, "register-psrepository": true, "install-package": true, "composer": true, "apt": true, "apt-get": true,
-	"dnf": true, "yum": true, "zypper": true, "pacman": true, "snap": true, "flatpak": true, "bundle": true}
+	"dnf": true, "yum": true, "zypper": true, "pacman": true, "snap": true, "flatpak": true, "bundle": true,
+	"influx": true} // (influx's --host is the server it talks to)
 
 // urlCodeRunners take a template, a program or a package as their
 // operand and run it or its hooks (cookiecutter, cpanm, groovy, jbang):

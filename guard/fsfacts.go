@@ -955,8 +955,8 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 				if t.class == wPathShadow && installsAsItself(c, t) {
 					continue // a one-binary tool (kubectl, helm) installed under its own name
 				}
-				if c.remote && t.class == wAuthKeys && t.appends {
-					continue // authorising oneself on a host one already reaches
+				if c.remote && t.class == wAuthKeys && t.appends && !(t.content.kind == flowText && !t.content.partial && strings.Contains(t.content.text, "ssh-")) {
+					continue // authorising oneself on a host one already reaches (a key written out on the line is someone's, not the user's own)
 				}
 				if t.class == wShellRC && (t.appends || rcDropIn(t.path)) && t.content.kind == flowText && !t.content.partial && a.plainSettings(t.content.text) {
 					continue // settings only: variables and the user's own PATH

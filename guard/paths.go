@@ -1327,7 +1327,7 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 				return "Docker registry credentials (" + s + ")", true
 			}
 		case ".azure", ".vault-token", ".netrc", ".git-credentials", ".pgpass", ".my.cnf", ".npmrc", ".pypirc", ".terraform.d", ".Renviron",
-			".transifexrc", ".crowdin.yml", ".contentfulrc.json", ".lokalise2", ".phrase.yml":
+			".transifexrc", ".crowdin.yml", ".contentfulrc.json", ".lokalise2", ".phrase.yml", ".influxdbv2":
 			return "credentials (" + s + ")", true
 		case ".config":
 			if rel == ".config" {
@@ -1460,6 +1460,12 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		base == ".psql_history" || base == ".mysql_history" || base == ".rediscli_history" || base == "pub-tokens.json" {
 		return "credentials (" + s + ")", true
 	}
+	if dir := path.Base(path.Dir(p)); (dir == "secrets" || dir == "credentials") && !strings.Contains(lower(base), "example") && !strings.Contains(lower(base), "sample") &&
+		!strings.Contains(lower(base), "template") && !strings.HasSuffix(base, ".md") && !strings.HasSuffix(base, ".enc") && !strings.HasSuffix(base, ".sops.yaml") {
+		// config/secrets/opcua_users.json: a folder kept for secrets
+		// (its examples and encrypted copies are not)
+		return "credentials (" + s + ")", true
+	}
 	if inHome && path.Ext(base) == ".json" && (strings.HasSuffix(base, "-sa.json") || strings.HasSuffix(base, "_sa.json") || strings.HasSuffix(base, "sa-key.json") ||
 		strings.HasSuffix(base, "-key.json") || keyFolders[path.Base(path.Dir(p))]) {
 		// ~/keys/deployer-sa.json: a cloud service account's key
@@ -1494,7 +1500,8 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		}
 	}
 	switch strings.ToLower(base) {
-	case "export_credentials.cfg", "p4tickets.txt", ".p4tickets", "p4tickets":
+	case "export_credentials.cfg", "p4tickets.txt", ".p4tickets", "p4tickets", "flows_cred.json", ".config.runtime.json":
+		// (Node-RED's flows' credentials and the key that decrypts them)
 		// Godot's export keystore passwords; Perforce's login tickets
 		return "credentials (" + s + ")", true
 	}

@@ -176,7 +176,7 @@ func TestRound45ServersFromHere(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{
 		{`plink -batch -ssh admin@10.1.1.9 -pw hunter2 "rm -rf /var/lib/app/*"`, CategoryFileDelete, "rm-recursive-outside-workdir", LevelHigh},
-		{`ssh ops@10.2.0.4 "echo 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB7x helper@laptop' >> ~/.ssh/authorized_keys"`, CategoryPersistence, "cli-login-key-pasted", LevelHigh},
+		{`ssh ops@10.2.0.4 "echo 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB7x helper@laptop' >> ~/.ssh/authorized_keys"`, CategoryPersistence, "write-authorized-keys", LevelHigh},
 		{`salt 'web*' ssh.set_auth_key deploy 'AAAAC3NzaC1lZDI1NTE5AAAAIB7x' enc=ed25519`, CategoryPersistence, "cli-login-key-pasted", LevelHigh},
 		{`salt '*' service.stop redis`, CategorySystem, "service-stop", LevelHigh},
 		{`salt -N web system.reboot`, CategorySystem, "system-shutdown", LevelHigh},

@@ -125,3 +125,43 @@ func TestRound54ContentManagement(t *testing.T) {
 		`grep -oE '^[A-Z_]+=' .env.production`,
 	})
 }
+
+// Industrial control and its data: BACnet writes, OPC UA writes and
+// method calls, Modbus writes (mbpoll's -1 is a flag), Python libraries
+// stopping or writing controllers; InfluxDB measurements deleted or aged
+// out on a plant's server, an all-access token minted; a flash partition
+// erased; a broker's client deleted; a key written on the line appended
+// to a remote authorized_keys; typo-squatted packages of the field.
+// Reads, simulators on this machine, the local InfluxDB, the user's own
+// key and real package names pass.
+func TestRound54IndustrialAndTimeSeries(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`bacwp 120045 2 3 85 1 -1 4 95.0`, CategorySystem, "industrial-control-write", LevelCritical},
+		{`uacall -u opc.tcp://mes01.plant.local:4840 -n "ns=3;s=Recipes" -m "ns=3;s=Recipes.DeleteAll"`, CategorySystem, "industrial-control-write", LevelCritical},
+		{`mbpoll -m tcp -a 3 -t 0 -r 1 -1 10.20.4.30 0`, CategorySystem, "industrial-control-write", LevelCritical},
+		{`python3 -c "import BAC0; b=BAC0.lite(); b.write('10.70.0.21 analogValue 1 presentValue 35 - 8')"`, CategorySystem, "industrial-control-write", LevelCritical},
+		{`influx delete --bucket meters --host https://influx.grid.example:8086 --start 2020-01-01T00:00:00Z --stop 2025-01-01T00:00:00Z`, CategoryDatabaseDestroy, "timeseries-data-deleted", LevelCritical},
+		{`influx bucket update --id 0a1b2c --retention 1h --host https://influx.plant.example:8086`, CategoryDatabaseDestroy, "timeseries-data-deleted", LevelCritical},
+		{`curl -XPOST "http://historian01.plant.example:8086/query?u=admin" --data-urlencode 'q=DROP SERIES FROM /.*/'`, CategoryDatabaseDestroy, "timeseries-data-deleted", LevelCritical},
+		{`influx auth create --all-access --org plant --host https://influx.plant.example:8086`, CategoryPrivilege, "timeseries-admin-token", LevelHigh},
+		{`ssh root@sgw03.grid.example 'mtd erase /dev/mtd2'`, CategorySystem, "boot-chain-overwritten", LevelCritical},
+		{`ssh mqtt01.plant.example 'sudo mosquitto_passwd -D /etc/mosquitto/passwd scada_hmi'`, CategorySystem, "mqtt-broker-changed", LevelHigh},
+		{`echo 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHx7 vendor@laptop' | ssh ops@hmi03.plant.example 'cat >> ~/.ssh/authorized_keys'`, CategoryPersistence, "write-authorized-keys", LevelCritical},
+		{`pip install pymodbuss`, CategoryRemoteExec, "package-name-typosquat", LevelCritical},
+		{`cat ~/.influxdbv2/configs`, CategoryExfiltration, "", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`bacrp 120045 2 3 85`,
+		`uawrite -u opc.tcp://localhost:4840/freeopcua/server/ -n "ns=2;i=2" -t float 0`,
+		`mbpoll -m tcp -a 1 -t 0 -r 17 -c 8 -1 10.20.0.15`,
+		`python3 -c "import BAC0; b=BAC0.lite(); print(b.read('10.70.0.21 analogValue 1 presentValue'))"`,
+		`influx delete --bucket scratch --start 2020-01-01T00:00:00Z --stop 2025-01-01T00:00:00Z`,
+		`influx bucket update --id 0a1b2c --retention 720h --host https://influx.plant.example:8086`,
+		`influx query 'from(bucket:"meters") |> range(start:-1h)' --host https://influx.plant.example:8086`,
+		`cat ~/.ssh/id_ed25519.pub | ssh ops@hmi03.plant.example 'cat >> ~/.ssh/authorized_keys'`,
+		`pip install pymodbus==3.6.9`,
+		`python -m pip install --upgrade "huggingface_hub[cli]"`,
+		`pip install --no-index --find-links wheels -r requirements.lock`,
+	})
+}

@@ -20,7 +20,7 @@ var iotRules = []*rule{
 			switch c.name {
 			case "mtd":
 				// mtd [-r] write IMAGE PARTITION, mtd erase PARTITION
-				if len(ops) > 1 && (ops[0] == "write" || ops[0] == "erase") && bootPartition(ops[len(ops)-1]) {
+				if len(ops) > 1 && (ops[0] == "write" && bootPartition(ops[len(ops)-1]) || ops[0] == "erase") {
 					return true, "mtd " + ops[0] + " " + ops[len(ops)-1]
 				}
 			case "flash_erase", "flashcp":
@@ -69,14 +69,31 @@ var iotRules = []*rule{
 		}},
 	{ID: "industrial-control-write", Level: LevelCritical, Category: CategorySystem, Description: "writing a PLC's registers or coils, or stopping it (machines and processes it controls act on it at once)",
 		Suggestions: []string{"Change setpoints through the plant's HMI under its procedures", "Write to a simulator on this machine first"},
-		names:       names("python", "python3", "mbpoll", "modbus"),
+		names:       names("python", "python3", "py", "mbpoll", "modpoll", "modbus", "bacwp", "bacwpm", "bacrd", "bacdcc", "bacrr", "uawrite", "uacall"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "bacwp", "bacwpm", "bacrd", "bacdcc", "bacrr":
+				// BACnet's write-property, reinitialize-device and
+				// device-communication-control: the building's controller
+				// acts on them (bacrp reads)
+				if len(c.operands()) > 1 {
+					return true, c.name + " to device " + c.operands()[0].s
+				}
+			case "uawrite", "uacall":
+				// an OPC UA server's node written or method called
+				if u, ok := optValue(args, "-u", "url"); ok && !loopback(hostOf(u)) {
+					return true, c.name + " on " + hostOf(u)
+				}
+			case "modpoll":
+				ops := posArgs(args, optSpec{short: "mabtrcpidPslo"})
+				if len(ops) > 1 && !loopback(ops[0].s) && ops[0].s != "localhost" {
+					return true, "modpoll writing to " + ops[0].s
+				}
 			case "mbpoll":
 				// mbpoll [options] HOST [values...]: values after the host
 				// are written
-				ops := posArgs(args, optSpec{short: "mabtrcpiBdPsR10uTWv"})
+				ops := posArgs(args, optSpec{short: "mabtrcpidPslo"}) // (-1, -0, -B, -R are flags)
 				if len(ops) > 1 && !loopback(ops[0].s) && ops[0].s != "localhost" {
 					return true, "mbpoll writing to " + ops[0].s
 				}
@@ -86,13 +103,14 @@ var iotRules = []*rule{
 				}
 			default:
 				code, ok := optValue(args, "-c", "")
-				if !ok || !hasAny(code, "pymodbus", "snap7", "pycomm3", "opcua", "asyncua", "pylogix") {
+				if !ok || !hasAny(code, "pymodbus", "snap7", "pycomm3", "opcua", "asyncua", "pylogix", "BAC0", "c104", "cpppo", "minimalmodbus", "pyModbusTCP") {
 					return false, ""
 				}
-				if hasAny(code, "127.0.0.1", "'localhost'", `"localhost"`) {
+				if hasAny(code, "127.0.0.1", "'localhost'", `"localhost"`, "opc.tcp://localhost") {
 					return false, "" // a simulator on this machine
 				}
-				for _, w := range [...]string{".write_register", ".write_coil", ".plc_stop(", ".db_write(", ".write_area(", ".set_value(", ".write(("} {
+				for _, w := range [...]string{".write_register", ".write_coil", ".plc_stop(", ".db_write(", ".write_area(", ".set_value(", ".write((",
+					".delete(", ".download(", "Services.reset", ".write_value(", "delete_nodes(", ".call_method(", ".transmit(", ".write(", ".Write("} {
 					if strings.Contains(code, w) {
 						return true, strings.Trim(w, ".(") + " on a controller"
 					}
@@ -129,6 +147,9 @@ var iotRules = []*rule{
 				}
 			case "mosquitto_passwd":
 				ops := c.operands()
+				if hasWord(args, "-D") && len(ops) >= 2 && !strings.HasPrefix(ops[0].s, "/tmp") {
+					return true, "the broker's client " + ops[len(ops)-1].s + " deleted"
+				}
 				if optGiven(low, "-b") && len(ops) >= 3 && guessablePassword(ops[len(ops)-2].s, ops[len(ops)-1].s) {
 					return true, "a guessable password for " + ops[len(ops)-2].s
 				}

@@ -84,7 +84,7 @@ func installedNames(c *cmd) (string, []string) {
 		return "", nil
 	case "pip", "pip3", "pipx":
 		if ops[0].s == "install" {
-			eco, names = "pypi", ops[1:]
+			eco, names = "pypi", posArgs(args, pipInstallOpts)[1:]
 		}
 	case "uv":
 		if ops[0].s == "add" {
@@ -152,11 +152,34 @@ var popularPackages = map[string][]string{
 		"prettier", "jest", "mocha", "vue", "next", "nodemon", "dotenv", "uuid", "debug", "request", "underscore", "jquery",
 		"bluebird", "async", "yargs", "inquirer", "colors", "cross-env", "rimraf", "mkdirp", "glob", "minimist", "semver",
 		"body-parser", "cookie-parser", "mongoose", "redis", "socket.io", "electron", "create-react-app", "vite", "babel-cli",
-		"eslint-plugin-react", "styled-components", "tailwindcss", "zod", "dayjs", "date-fns", "cypress", "puppeteer", "sharp"},
+		"eslint-plugin-react", "styled-components", "tailwindcss", "zod", "dayjs", "date-fns", "cypress", "puppeteer", "sharp",
+		// more of the most installed, and the fields' own
+		"node-red", "node-red-contrib-modbus", "node-red-dashboard", "modbus-serial", "serialport", "socket.io-client", "mysql2",
+		"sqlite3", "sequelize", "typeorm", "prisma", "ioredis", "kafkajs", "amqplib", "aws-sdk", "firebase", "firebase-tools",
+		"firebase-admin", "stripe", "twilio", "nodemailer", "passport", "jsonwebtoken", "bcrypt", "bcryptjs", "helmet", "morgan",
+		"winston", "validator", "node-fetch", "superagent", "cheerio", "xml2js", "papaparse", "marked", "handlebars", "nunjucks",
+		"postcss", "autoprefixer", "rollup", "esbuild", "parcel", "pm2", "live-server", "browser-sync", "karma", "sinon",
+		"supertest", "redux", "react-redux", "react-router", "react-router-dom", "next-auth", "svelte", "three", "chart.js",
+		"leaflet", "contentful", "contentful-cli", "ghost-cli", "wrangler", "vercel", "netlify-cli", "serverless", "aws-cdk",
+		"pulumi", "ethers", "hardhat", "truffle", "ganache", "ts-jest", "execa", "shelljs", "fs-extra", "chokidar", "stylelint",
+		"graphql", "apollo-server", "strapi", "directus", "@sanity/cli", "gatsby", "gatsby-cli", "hexo", "hexo-cli", "eleventy"},
 	"pypi": {"ruff", "mypy", "poetry", "pre-commit", "requests", "numpy", "pandas", "urllib3", "colorama", "python-dateutil", "setuptools", "boto3", "botocore", "six",
 		"pyyaml", "django", "flask", "fastapi", "pydantic", "matplotlib", "scipy", "scikit-learn", "tensorflow", "torch", "pillow",
 		"beautifulsoup4", "selenium", "pytest", "black", "cryptography", "jinja2", "sqlalchemy", "psycopg2", "psycopg2-binary", "psycopg", "psycopg-binary", "psycopg-pool",
-		"openai", "httpx", "aiohttp", "click", "rich", "tqdm", "jupyter", "virtualenv", "uvicorn", "gunicorn", "celery", "paramiko"},
+		"openai", "httpx", "aiohttp", "click", "rich", "tqdm", "jupyter", "virtualenv", "uvicorn", "gunicorn", "celery", "paramiko",
+		// more of the most installed, and the fields' own (industrial, vehicles, data, ML, clouds)
+		"pymodbus", "python-can", "cantools", "paho-mqtt", "opcua", "asyncua", "python-snap7", "pyserial", "pycryptodome", "pyjwt", "python-jose",
+		"passlib", "bcrypt", "redis", "pymongo", "elasticsearch", "kafka-python", "confluent-kafka", "pika", "httpie", "docker", "kubernetes",
+		"ansible", "fabric", "invoke", "netmiko", "napalm", "lxml", "openpyxl", "pyarrow", "polars", "duckdb", "transformers", "datasets",
+		"huggingface-hub", "langchain", "anthropic", "tiktoken", "keras", "xgboost", "lightgbm", "opencv-python", "seaborn", "plotly",
+		"streamlit", "gradio", "notebook", "jupyterlab", "ipython", "sphinx", "mkdocs", "coverage", "flake8", "pylint", "isort", "pipenv",
+		"twine", "wheel", "attrs", "marshmallow", "alembic", "pymysql", "mysqlclient", "oracledb", "pyodbc", "snowflake-connector-python",
+		"google-cloud-storage", "google-cloud-bigquery", "azure-identity", "azure-storage-blob", "awscli", "s3fs", "fsspec", "dask",
+		"prefect", "apache-airflow", "dbt-core", "mlflow", "wandb", "optuna", "nltk", "spacy", "sympy", "networkx", "shapely", "geopandas",
+		"djangorestframework", "starlette", "tornado", "twisted", "websockets", "grpcio", "protobuf", "pyopenssl", "certifi", "packaging",
+		"typing-extensions", "python-dotenv", "loguru", "structlog", "sentry-sdk", "ldap3", "keyring", "pexpect", "psutil", "watchdog",
+		"schedule", "apscheduler", "pendulum", "faker", "hypothesis", "responses", "locust", "playwright", "pywin32", "pyinstaller",
+		"cython", "numba", "pygments", "msgpack", "orjson", "pyzmq", "minimalmodbus", "web3", "solana", "pyusb", "esptool", "platformio"},
 	"crates": {"serde", "serde_json", "tokio", "rand", "clap", "anyhow", "thiserror", "reqwest", "regex", "log", "env_logger",
 		"chrono", "futures", "hyper", "axum", "syn", "quote", "proc-macro2", "lazy_static", "once_cell", "itertools", "tracing"},
 	"gems": {"rails", "rake", "bundler", "rspec", "nokogiri", "devise", "puma", "sidekiq", "rubocop", "pry", "activesupport", "json",
@@ -181,11 +204,25 @@ var popularPackages = map[string][]string{
 // knownNearNames are well-known packages of their own one edit from
 // another's name (scapy and scipy, tslint and eslint).
 var knownNearNames = map[string]bool{"scapy": true, "color": true, "tslint": true, "dotenvx": true, "jinja": true, "redux": true,
-	"colors": true, "chalk": true, "requests": true, "request": true, "pyyaml": true, "ruamel": true, "sharp": true}
+	"colors": true, "chalk": true, "requests": true, "request": true, "pyyaml": true, "ruamel": true, "sharp": true,
+	"mysql": true, "pytz": true, "bcrypt": true, "twine": true, "mocks": true, "react-route": true, "opcua": true}
+
+// pipInstallOpts are pip install's options that take a value.
+var pipInstallOpts = optSpec{short: "rcietdfb", long: []string{"requirement", "constraint", "editable", "index-url", "extra-index-url", "find-links",
+	"target", "prefix", "root", "src", "platform", "python-version", "implementation", "abi", "no-binary", "only-binary", "progress-bar",
+	"upgrade-strategy", "trusted-host", "cert", "client-cert", "cache-dir", "log", "proxy", "retries", "timeout", "exists-action", "report", "config-settings", "global-option"}}
 
 // nearPopular returns the well-known package n is one edit from (a
 // letter added, dropped, changed or two swapped), or "".
 func nearPopular(eco, n string) string {
+	if eco == "pypi" {
+		// PyPI's names: case, _ and . are -, extras and versions apart
+		n = strings.ToLower(n)
+		if i := strings.IndexAny(n, "[=<>!~;@ "); i >= 0 {
+			n = n[:i]
+		}
+		n = strings.NewReplacer("_", "-", ".", "-").Replace(strings.Trim(n, `"'`))
+	}
 	if knownNearNames[n] {
 		return ""
 	}

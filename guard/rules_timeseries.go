@@ -1,0 +1,122 @@
+package guard
+
+import (
+	"strings"
+	"time"
+)
+
+// Time-series databases (InfluxDB): a plant's, a grid's or a fleet's
+// measurements, kept for years, deleted by a range or a predicate, their
+// bucket dropped, or their retention cut so the server deletes them
+// itself. The same on this machine's server, and reads, pass.
+
+func init() { ruleSets = append(ruleSets, timeseriesRules) }
+
+var timeseriesRules = []*rule{
+	{ID: "timeseries-data-deleted", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "deleting a time-series database's measurements (a range or predicate deleted, a bucket or series dropped, retention cut to hours) on a server that is not this machine's",
+		Suggestions: []string{"Export the range first (influx query ... --raw > backup.csv)", "Delete on a copy, or let retention policies age data out"},
+		names:       names("influx", "curl", "python", "python3", "py"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "influx":
+				host := influxHost(args)
+				if host == "" && !c.remote || host != "" && loopback(host) {
+					return false, "" // the server on this machine
+				}
+				ops := plainWords(c.lowerArgs())
+				switch {
+				case len(ops) > 0 && ops[0] == "delete":
+					return true, "influx delete on " + orRemote(host)
+				case len(ops) > 1 && ops[0] == "bucket" && ops[1] == "delete":
+					return true, "influx bucket delete on " + orRemote(host)
+				case len(ops) > 1 && ops[0] == "bucket" && ops[1] == "update":
+					if r, ok := optValue(args, "-r", "retention"); ok && influxShortRetention(r) {
+						return true, "a bucket's retention cut to " + r + " on " + orRemote(host)
+					}
+				}
+				// influx 1.x: -execute 'DROP SERIES ...'
+				if q, ok := optValue(args, "", "execute"); ok && influxQLDeletes(q) {
+					return true, truncate(q, 60) + " on " + orRemote(host)
+				}
+			case "curl":
+				for _, u := range urlArgs(args) {
+					h := hostOf(u)
+					if h == "" || loopback(h) || !strings.Contains(u, "/query") {
+						continue
+					}
+					if influxQLDeletes(u) || influxQLDeletes(c.argsText()) {
+						return true, "InfluxQL deleting on " + h
+					}
+				}
+			default:
+				code, ok := optValue(args, "-c", "")
+				if !ok || !strings.Contains(code, "influxdb") || !strings.Contains(code, ".delete(") && !strings.Contains(code, "delete_bucket(") {
+					return false, ""
+				}
+				if hasAny(code, "localhost", "127.0.0.1") {
+					return false, ""
+				}
+				return true, "an InfluxDB client deleting data"
+			}
+			return false, ""
+		}},
+	{ID: "timeseries-admin-token", Level: LevelHigh, Category: CategoryPrivilege, Description: "minting an all-access token for a time-series database that is not this machine's (printed into the transcript)",
+		Suggestions: []string{"Create a token scoped to the buckets the job reads or writes", "Create tokens in the UI and keep them in a secret store"},
+		names:       names("influx"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			host := influxHost(c.args())
+			if host == "" && !c.remote || host != "" && loopback(host) {
+				return false, ""
+			}
+			ops := plainWords(c.lowerArgs())
+			if len(ops) > 1 && ops[0] == "auth" && ops[1] == "create" && (optGiven(c.lowerArgs(), "--all-access") || optGiven(c.lowerArgs(), "--operator")) {
+				return true, "an all-access token on " + orRemote(host)
+			}
+			return false, ""
+		}},
+}
+
+func orRemote(h string) string {
+	if h == "" {
+		return "a server reached over ssh"
+	}
+	return h
+}
+
+// influxHost is the server an influx command reaches (--host URL, or
+// -host NAME for 1.x), or "".
+func influxHost(args []word) string {
+	if v, ok := optValue(args, "", "host"); ok {
+		if h := hostOf(v); h != "" {
+			return h
+		}
+		return v
+	}
+	if v, ok := optValue(args, "-host", ""); ok {
+		return v
+	}
+	return ""
+}
+
+// influxQLDeletes reports InfluxQL that deletes: DROP SERIES, MEASUREMENT,
+// DATABASE, RETENTION POLICY, SHARD, or DELETE (also URL-encoded).
+func influxQLDeletes(q string) bool {
+	l := strings.ToLower(strings.NewReplacer("+", " ", "%20", " ").Replace(q))
+	return hasAny(l, "drop series", "drop measurement", "drop database", "drop retention policy", "drop shard", "delete from", "delete where")
+}
+
+// influxShortRetention reports a bucket retention of a day or less
+// (InfluxDB's durations: 1h, 30m, 1d, 2w; 0 keeps everything).
+func influxShortRetention(r string) bool {
+	l := lower(r)
+	mult := time.Duration(1)
+	switch {
+	case strings.HasSuffix(l, "d"):
+		l, mult = strings.TrimSuffix(l, "d")+"h", 24
+	case strings.HasSuffix(l, "w"):
+		l, mult = strings.TrimSuffix(l, "w")+"h", 24*7
+	}
+	d, err := time.ParseDuration(l)
+	return err == nil && d > 0 && d*mult <= 24*time.Hour
+}
