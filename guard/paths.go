@@ -1327,7 +1327,7 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 				return "Docker registry credentials (" + s + ")", true
 			}
 		case ".azure", ".vault-token", ".netrc", ".git-credentials", ".pgpass", ".my.cnf", ".npmrc", ".pypirc", ".terraform.d", ".Renviron",
-			".transifexrc", ".crowdin.yml", ".contentfulrc.json", ".lokalise2", ".phrase.yml", ".influxdbv2":
+			".transifexrc", ".crowdin.yml", ".contentfulrc.json", ".lokalise2", ".phrase.yml", ".influxdbv2", ".keycloak", ".okta":
 			return "credentials (" + s + ")", true
 		case ".config":
 			if rel == ".config" {
@@ -1338,7 +1338,7 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 				strings.HasPrefix(rel, ".config/microsoft-edge") {
 				return "browser credentials (" + s + ")", true // its logins, cookies and their key
 			}
-			if strings.HasPrefix(rel, ".config/gcloud") || strings.HasPrefix(rel, ".config/gh") || strings.HasPrefix(rel, ".config/op") || strings.HasPrefix(rel, ".config/hub") {
+			if strings.HasPrefix(rel, ".config/gcloud") || strings.HasPrefix(rel, ".config/gh") || strings.HasPrefix(rel, ".config/op") || strings.HasPrefix(rel, ".config/hub") || strings.HasPrefix(rel, ".config/auth0") {
 				return "credentials (" + s + ")", true
 			}
 		case ".cargo", ".gem":

@@ -165,3 +165,41 @@ func TestRound54IndustrialAndTimeSeries(t *testing.T) {
 		`pip install --no-index --find-links wheels -r requirements.lock`,
 	})
 }
+
+// Identity providers: MFA enrolment and event logging switched off in a
+// Keycloak realm, Entra's security defaults and the break-glass account,
+// Okta's one-factor rules and event hooks, a domain federated away,
+// application credentials wiped, client secrets and reset links printed.
+// A development realm, a Keycloak on this machine and reads pass.
+func TestRound54Identity(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`kcadm.sh update authentication/required-actions/CONFIGURE_TOTP -r prod -s enabled=false`, CategorySystem, "identity-protection-off", LevelHigh},
+		{`kcadm.sh update events/config -r prod -s eventsEnabled=false -s adminEventsEnabled=false`, CategorySystem, "identity-protection-off", LevelHigh},
+		{`kcadm.sh get clients/$CID/client-secret -r prod`, CategoryExfiltration, "identity-secret-printed", LevelHigh},
+		{`az rest --method PATCH --url "https://graph.microsoft.com/v1.0/identity/conditionalAccess/policies/$CA_ID" --body '{"state":"disabled"}'`, CategorySystem, "identity-protection-off", LevelHigh},
+		{`curl -s -X POST -H "Authorization: SSWS $OKTA_API_TOKEN" "https://acme.okta.com/api/v1/users/00u7/lifecycle/reset_password?sendEmail=false"`, CategoryExfiltration, "identity-secret-printed", LevelHigh},
+		{`AUTH0_ALLOW_DELETE=true a0deploy import --config_file config.prod.json --input_file ./tenant.yaml`, CategoryCloudDestroy, "identity-keys-destroyed", LevelCritical},
+		{`ldapsearch -LLL -x -H ldap://ldap01.corp.example.com -D cn=admin,dc=corp -W '(objectClass=posixAccount)' uid userPassword`, CategoryExfiltration, "identity-secret-printed", LevelHigh},
+		{`cat ~/.keycloak/kcadm.config`, CategoryExfiltration, "", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`kcadm.sh update authentication/required-actions/CONFIGURE_TOTP -r dev -s enabled=false`,
+		`kcadm.sh config credentials --server http://localhost:8080 --realm master --user admin && kcadm.sh update realms/master -s sslRequired=NONE`,
+		`kcadm.sh get clients -r prod --fields clientId`,
+		`az rest --method GET --url "https://graph.microsoft.com/v1.0/identity/conditionalAccess/policies"`,
+		`a0deploy import --config_file config.prod.json --input_file ./tenant.yaml`,
+		`ldapsearch -LLL -x -H ldap://ldap01.corp.example.com -b ou=People,dc=corp uid cn mail`,
+	})
+	win := winCorpusContextFor("powershell")
+	checkDanger(t, d, win, []dangerCase{
+		{`Update-MgPolicyIdentitySecurityDefaultEnforcementPolicy -BodyParameter @{ isEnabled = $false }`, CategorySystem, "identity-protection-off", LevelHigh},
+		{`Update-MgUser -UserId emergency-admin@contoso.onmicrosoft.com -AccountEnabled:$false`, CategorySystem, "identity-protection-off", LevelHigh},
+		{`New-MgDomainFederationConfiguration -DomainId contoso.com -IssuerUri "http://any.sts/1A" -PassiveSignInUri "https://sts.contoso-login.net/adfs/ls"`, CategoryPersistence, "identity-trust-subverted", LevelCritical},
+		{`Update-MgServicePrincipal -ServicePrincipalId $sp.Id -KeyCredentials @() -PasswordCredentials @()`, CategoryCloudDestroy, "identity-keys-destroyed", LevelCritical},
+	})
+	checkSafe(t, d, win, []string{
+		`Get-MgPolicyIdentitySecurityDefaultEnforcementPolicy`,
+		`Update-MgUser -UserId intern@contoso.onmicrosoft.com -AccountEnabled:$false`,
+	})
+}

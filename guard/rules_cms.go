@@ -23,6 +23,7 @@ func init() {
 var cmsRules = []*rule{
 	{ID: "cms-live-data-destroyed", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "wiping or overwriting a live site's content: its database dropped, reinstalled, synced over or fed a script, its entities deleted",
 		Suggestions: []string{"Run it against a copy of the site first", "Take a database backup (drush sql:dump) before changing a live site"},
+		partial:     true, // (the generic clients' rules judge their other deletes)
 		names:       names("drush", "ghost", "strapi"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if c.name == "strapi" {
@@ -140,6 +141,7 @@ var cmsRules = []*rule{
 // deletes what the local files lack, or overwrites translators' work.
 var localizationSync = &rule{ID: "translations-overwritten", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting or overwriting a translation platform's strings and translators' work (obsolete sources deleted, cleanup mode, translations pushed with --force)",
 	Suggestions: []string{"Upload without deleting, and remove obsolete strings in the platform after a review", "Pull the translators' work before pushing over it"},
+	partial:     true, // (the generic clients' rules judge their other deletes)
 	names:       names("crowdin", "lokalise2", "tx", "phrase"),
 	match: func(a *analysis, c *cmd) (bool, string) {
 		low := c.lowerArgs()

@@ -25,6 +25,7 @@ var panelClients = names("whmapi1", "whmapi0", "uapi", "cpapi2", "plesk", "virtu
 var hostingRules = []*rule{
 	{ID: "hosting-account-destroyed", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "removing a hosted customer's account, site, database, mailbox, FTP account, DNS zone or backups through a hosting control panel",
 		Suggestions: []string{"Suspend the account instead, and remove it after the customer and a second person agree", "Take a panel backup (pkgacct, plesk backup) first"},
+		partial:     true, // (the generic clients' rules judge their other deletes)
 		names:       panelClients,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, p := range panelCalls(c) {

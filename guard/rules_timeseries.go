@@ -15,6 +15,7 @@ func init() { ruleSets = append(ruleSets, timeseriesRules) }
 var timeseriesRules = []*rule{
 	{ID: "timeseries-data-deleted", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "deleting a time-series database's measurements (a range or predicate deleted, a bucket or series dropped, retention cut to hours) on a server that is not this machine's",
 		Suggestions: []string{"Export the range first (influx query ... --raw > backup.csv)", "Delete on a copy, or let retention policies age data out"},
+		partial:     true, // (the generic clients' rules judge their other deletes)
 		names:       names("influx", "curl", "python", "python3", "py"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()

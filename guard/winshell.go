@@ -819,7 +819,7 @@ var winSecretRel = []string{".ssh", ".aws", ".azure", ".kube", ".gnupg", ".docke
 	"appdata/roaming/mozilla/firefox/profiles", "appdata/roaming/microsoft/crypto", "appdata/roaming/microsoft/systemcertificates",
 	".vault-token", ".terraform.d/credentials.tfrc.json", "appdata/roaming/terraform.d", ".m2/settings.xml", ".cargo/credentials",
 	".cargo/credentials.toml", ".config/hub", ".password-store", "appdata/roaming/keepass", "appdata/roaming/nuget",
-	".transifexrc", ".crowdin.yml", ".contentfulrc.json", ".pgpass", ".my.cnf", ".influxdbv2"}
+	".transifexrc", ".crowdin.yml", ".contentfulrc.json", ".pgpass", ".my.cnf", ".influxdbv2", ".keycloak", ".okta"}
 
 // winHistoryRel are profile-relative history files.
 var winHistoryRel = []string{"appdata/roaming/microsoft/windows/powershell/psreadline", ".bash_history", ".zsh_history",
