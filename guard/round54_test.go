@@ -203,3 +203,39 @@ func TestRound54Identity(t *testing.T) {
 		`Update-MgUser -UserId intern@contoso.onmicrosoft.com -AccountEnabled:$false`,
 	})
 }
+
+// Caches, queues and search engines: named Redis keys deleted on a
+// production server, an all-powerful ACL user, client certificates no
+// longer required; a consumer group's offsets deleted; a policy dropping
+// every message; NATS streams and Pulsar namespaces deleted or their
+// retention cut; Solr's delete-all and collection deletes, a lifecycle
+// policy deleting at once; a query plan of an update. The same on this
+// machine's servers, reads and a development context pass.
+func TestRound54QueuesAndSearch(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`redis-cli -h orders-cache.prod.corp.example DEL orders:pending orders:retry`, CategoryDatabaseDestroy, "db-delete-rows-production", LevelCritical},
+		{`redis-cli -h valkey.prod.corp.example ACL SETUSER ops on '>Temp1234' allkeys allcommands`, CategoryPrivilege, "", LevelHigh},
+		{`redis-cli -h redis-prod-01.corp.example CONFIG SET tls-auth-clients no`, CategorySystem, "", LevelHigh},
+		{`kafka-consumer-groups.sh --bootstrap-server kafka-prod-1.internal:9092 --delete --group fraud-scorer`, CategoryDatabaseDestroy, "data-service-delete", LevelHigh},
+		{`rabbitmqctl -p /production set_policy --apply-to queues drop-all '.*' '{"max-length":0}'`, CategoryDatabaseDestroy, "data-service-delete", LevelHigh},
+		{`nats --server nats://nats-prod.internal:4222 --creds ~/.nats/prod.creds stream rm ORDERS -f`, CategoryDatabaseDestroy, "stream-data-deleted", LevelHigh},
+		{`nats --context prod stream edit AUDIT --max-age 1m -f`, CategoryDatabaseDestroy, "stream-data-deleted", LevelHigh},
+		{`pulsar-admin --admin-url https://pulsar.corp.example:8443 namespaces set-retention prod/events --size 0 --time 0`, CategoryDatabaseDestroy, "stream-data-deleted", LevelHigh},
+		{`curl -s 'http://solr-prod.corp.local:8983/solr/admin/collections?action=DELETE&name=catalog'`, CategoryDatabaseDestroy, "search-index-destroyed", LevelCritical},
+		{`curl -s -X POST 'http://solr.corp.example:8983/solr/orders/update?commit=true' -H 'Content-Type: application/json' -d '{"delete":{"query":"*:*"}}'`, CategoryDatabaseDestroy, "search-index-destroyed", LevelCritical},
+		{`curl -s -X PUT "https://es.corp.example:9200/_ilm/policy/logs" -H 'Content-Type: application/json' -d '{"policy":{"phases":{"delete":{"min_age":"0ms","actions":{"delete":{}}}}}}'`, CategoryDatabaseDestroy, "search-index-destroyed", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`redis-cli -h localhost DEL session:42`,
+		`redis-cli -h orders-cache.prod.corp.example TYPE orders:pending`,
+		`kafka-consumer-groups.sh --bootstrap-server kafka-prod-1.internal:9092 --describe --group fraud-scorer`,
+		`nats stream rm SCRATCH -f`,
+		`nats --context dev stream purge ORDERS -f`,
+		`nats --server nats://nats-prod.internal:4222 stream info ORDERS`,
+		`pulsar-admin --admin-url https://pulsar.corp.example:8443 namespaces get-retention prod/events`,
+		`curl -s 'http://localhost:8983/solr/admin/collections?action=DELETE&name=catalog'`,
+		`curl -s 'http://solr.corp.example:8983/solr/orders/select?q=*:*&rows=0'`,
+		`mongosh "$MONGO_PROD_URI" --eval 'db.users.explain("queryPlanner").updateMany({}, {$set: {flag: true}})'`,
+	})
+}

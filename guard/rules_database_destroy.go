@@ -675,7 +675,8 @@ var databaseDestroyRules = []*rule{
 			case "kafka-consumer-groups", "kafka-consumer-groups.sh":
 				// a group moved past or back over every topic: messages
 				// skipped or processed twice
-				return hasWord(args, "--reset-offsets") && hasWord(args, "--execute") && (hasWord(args, "--all-topics") || touchesProduction(c)), j
+				return hasWord(args, "--reset-offsets") && hasWord(args, "--execute") && (hasWord(args, "--all-topics") || touchesProduction(c)) ||
+					hasWord(args, "--delete") && (hasWord(args, "--all-groups") || touchesProduction(c)) || hasWord(args, "--delete-offsets") && touchesProduction(c), j
 			case "op":
 				// a vault's item, document or the vault itself deleted
 				ops := c.operands()
@@ -702,6 +703,9 @@ var databaseDestroyRules = []*rule{
 			case "rabbitmqctl", "rabbitmqadmin":
 				if vh, _ := optValue(args, "-p", "vhost"); vh != "" && testOrDevVhost(vh) {
 					return false, "" // -p /dev: a development virtual host's queues
+				}
+				if hasWord(args, "set_policy") && (strings.Contains(strings.ReplaceAll(j, " ", ""), `"max-length":0`) || strings.Contains(strings.ReplaceAll(j, " ", ""), `"max-length-bytes":0`)) {
+					return true, j // every message of the queues it applies to dropped
 				}
 				return hasWord(args, "delete_queue") || hasWord(args, "purge_queue") || hasWord(args, "delete_vhost") || hasWord(args, "reset") || hasWord(args, "force_reset") || brokerObjectDeleted(args), j
 			case "etcdctl":
@@ -979,6 +983,79 @@ func brokerObjectDeleted(args []word) bool {
 		}
 	}
 	return false
+}
+
+// streamDataDeleted is a message stream's data deleted: NATS JetStream's
+// streams and buckets removed, purged or cut to minutes, Pulsar's
+// namespaces, topics and backlogs.
+var streamDataDeleted = &rule{ID: "stream-data-deleted", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "deleting a message stream's data: a stream, bucket, topic or namespace removed or purged, its retention cut to nothing",
+	Suggestions: []string{"Back the stream up first (nats stream backup)", "Delete one named item after review"},
+	partial:     true,
+	names:       names("nats", "pulsar-admin"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		args := c.args()
+		j := joinWords(args)
+		switch c.name {
+		case "nats":
+			// JetStream: a stream, key-value or object bucket removed or
+			// purged, or a stream's history cut to minutes, on a server
+			// that is not this machine's
+			if natsLocal(args) {
+				return false, ""
+			}
+			ops := lowerWords(posArgs(args, optSpec{short: "s", long: []string{"server", "creds", "context", "user", "password", "tlscert", "tlskey", "tlsca", "nkey", "timeout", "js-domain", "connection-name", "inbox-prefix", "socks-proxy", "domain"}}))
+			if len(ops) > 1 && (ops[0] == "stream" || ops[0] == "str" || ops[0] == "kv" || ops[0] == "object" || ops[0] == "obj") {
+				switch ops[1] {
+				case "rm", "del", "delete", "purge":
+					return true, j
+				case "edit":
+					if v, ok := optValue(args, "", "max-age"); ok && shortRetention(v) {
+						return true, j
+					}
+				}
+			}
+			return false, ""
+		case "pulsar-admin":
+			ops := lowerWords(posArgs(args, optSpec{long: []string{"admin-url", "auth-plugin", "auth-params", "tls-trust-cert-path", "tls-cert-file", "tls-key-file", "size", "time", "role", "actions", "cluster", "clusters"}}))
+			if len(ops) < 2 {
+				return false, ""
+			}
+			switch {
+			case ops[1] == "delete" && (ops[0] == "namespaces" || ops[0] == "topics" || ops[0] == "tenants" || ops[0] == "clusters"),
+				ops[0] == "topics" && (ops[1] == "delete-partitioned-topic" || ops[1] == "clear-backlog" || ops[1] == "skip-all"),
+				ops[0] == "namespaces" && ops[1] == "clear-backlog":
+				return true, j
+			case ops[0] == "namespaces" && ops[1] == "set-retention":
+				size, _ := optValue(args, "", "size")
+				tm, _ := optValue(args, "", "time")
+				return size == "0" || tm == "0", j
+			}
+			return false, ""
+		}
+		return false, ""
+	}}
+
+func init() { ruleSets = append(ruleSets, []*rule{streamDataDeleted}) }
+
+// lowerWords returns the words' text in lower case.
+func lowerWords(ws []word) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = lower(w.s)
+	}
+	return out
+}
+
+// natsLocal reports a nats command aimed at this machine's server (no
+// --server, -s or --context, or a loopback one).
+func natsLocal(args []word) bool {
+	if v, ok := optValue(args, "-s", "server"); ok {
+		return loopback(hostOf(v)) || loopback(v) || hostOf(v) == "localhost"
+	}
+	if v, ok := optValue(args, "", "context"); ok {
+		return devNamed(lower(v)) || testName(v) || lower(v) == "local"
+	}
+	return true
 }
 
 // destructiveScriptName reports a SQL script whose name says it drops,

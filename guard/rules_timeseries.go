@@ -121,3 +121,41 @@ func influxShortRetention(r string) bool {
 	d, err := time.ParseDuration(l)
 	return err == nil && d > 0 && d*mult <= 24*time.Hour
 }
+
+// searchIndexDestroyed is a search engine's index emptied or dropped over
+// its HTTP API: Solr's delete-all update, a collection or its backups
+// deleted; an Elasticsearch lifecycle policy deleting indices at once.
+var searchIndexDestroyed = &rule{ID: "search-index-destroyed", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "emptying or dropping a search engine's index over its API (Solr's delete-all, a collection or its backups deleted, a lifecycle policy deleting indices at once) on a server that is not this machine's",
+	Suggestions: []string{"Delete by a narrow query, after a backup (Solr's BACKUP, an Elasticsearch snapshot)", "Change lifecycle policies in a reviewed deployment"},
+	partial:     true,
+	names:       names("curl", "wget", "http", "https", "xh", "invoke-restmethod", "invoke-webrequest", "irm", "iwr"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		body := strings.ReplaceAll(strings.ReplaceAll(lower(c.argsText()), " ", ""), `\"`, `"`)
+		for _, u := range urlArgs(c.args()) {
+			h := hostOf(u)
+			lh := strings.TrimSuffix(lower(h), ".local") // (a site's machine, pacs.hosp.local)
+			if h == "" || loopback(h) || lh == "localhost" || testName(lh) || devNamed(lh) || strings.Contains(lh, "staging") {
+				continue
+			}
+			l := lower(u)
+			switch {
+			case strings.Contains(l, "/solr/admin/collections") || strings.Contains(l, "/solr/admin/cores"):
+				for _, act := range [...]string{"action=delete&", "action=deletebackup", "action=deletealias", "action=unload&deleteindex=true"} {
+					if strings.Contains(l+"&", act) {
+						return true, "Solr " + strings.TrimSuffix(strings.TrimPrefix(act, "action="), "&") + " on " + h
+					}
+				}
+			case strings.Contains(l, "/solr/") && strings.Contains(l, "/update"):
+				if strings.Contains(body, "<delete><query>*:*</query></delete>") || strings.Contains(body, `"delete":{"query":"*:*"}`) || strings.Contains(l, "stream.body=%3cdelete") {
+					return true, "every document of a Solr core deleted on " + h
+				}
+			case strings.Contains(l, "/_ilm/policy/") || strings.Contains(l, "/_plugins/_ism/policies/"):
+				if strings.Contains(body, `"delete":{"min_age":"0`) || strings.Contains(body, `"min_age":"0ms","actions":{"delete"`) || strings.Contains(body, `"min_age":"0s","actions":{"delete"`) || strings.Contains(body, `"min_age":"0d","actions":{"delete"`) {
+					return true, "a lifecycle policy deleting indices at once on " + h
+				}
+			}
+		}
+		return false, ""
+	}}
+
+func init() { ruleSets = append(ruleSets, []*rule{searchIndexDestroyed}) }

@@ -535,6 +535,9 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 		case strings.Contains(l, "rs.remove("):
 			s.serverStopped = "a member removed from the replica set (rs.remove)"
 		}
+		if strings.Contains(l, ".explain(") {
+			break // a query plan: nothing runs
+		}
 		switch {
 		case strings.Contains(l, "dropdatabase("):
 			s.dropDB = "db.dropDatabase()"
@@ -590,6 +593,10 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 					if ok && !isLocalHost(h) {
 						s.deleteAll = f[0] + " of every key listed"
 					}
+				} else if len(f) > 1 {
+					// named keys: the rules that judge rows deleted on a
+					// production server judge them
+					s.deleteSome = f[0] + " " + strings.Join(f[1:], " ")
 				}
 			case "EVAL", "EVALSHA_RO", "EVAL_RO", "FCALL":
 				// EVAL "return redis.call('DEL', unpack(redis.call('KEYS',
@@ -616,6 +623,11 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 				if len(f) > 2 && strings.EqualFold(f[1], "SETUSER") && containsFold(f[3:], "nopass") && (strings.EqualFold(f[2], "default") || containsFold(f[3:], "+@all")) {
 					s.serverOpened = "ACL SETUSER " + f[2] + " nopass"
 				}
+				// a new user allowed every command on every key
+				if len(f) > 2 && strings.EqualFold(f[1], "SETUSER") && (containsFold(f[3:], "allcommands") || containsFold(f[3:], "+@all")) &&
+					(containsFold(f[3:], "allkeys") || containsFold(f[3:], "~*")) && !strings.EqualFold(f[2], "default") {
+					s.serverPriv = "ACL SETUSER " + f[2] + " with every command on every key"
+				}
 			case "CONFIG":
 				// CONFIG GET requirepass / masterauth: the server's password
 				if len(f) > 2 && strings.EqualFold(f[1], "GET") && (strings.EqualFold(f[2], "requirepass") || strings.EqualFold(f[2], "masterauth") || f[2] == "*") {
@@ -635,6 +647,10 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 						v = strings.Trim(strings.ToLower(strings.Join(f[3:], " ")), `"'`)
 					}
 					switch strings.ToLower(f[2]) {
+					case "tls-auth-clients":
+						if v == "no" {
+							s.serverOpened = "CONFIG SET tls-auth-clients no"
+						}
 					case "protected-mode":
 						if v == "no" {
 							s.serverOpened = "CONFIG SET protected-mode no"
