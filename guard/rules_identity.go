@@ -22,6 +22,7 @@ var identityClients = names("kcadm.sh", "kcadm.bat", "kcadm", "kc.sh", "kc.bat",
 var identityRules = []*rule{
 	{ID: "identity-protection-off", Level: LevelHigh, Category: CategorySystem, Description: "switching off an identity provider's protections: a second factor or its enrolment, security defaults, a conditional access policy, login and admin event logging, a client's redirect limits, the break-glass account",
 		Suggestions: []string{"Change sign-in policies in the provider's console with a second administrator", "Exclude one named account from a policy instead of turning it off"},
+		partial:     true, // (the generic cmdlet rules judge the rest of what they do)
 		names:       identityClients,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if identityScratch(a, c) {
@@ -79,6 +80,7 @@ var identityRules = []*rule{
 		}},
 	{ID: "identity-trust-subverted", Level: LevelCritical, Category: CategoryPersistence, Description: "making an identity provider trust or feed an outsider: a domain federated to another sign-in service, an event hook or login action posting users to an outside host, a realm imported over production",
 		Suggestions: []string{"Federate domains and add hooks in the console, reviewed by a second administrator", "Import realms into a new realm, never over a live one"},
+		partial:     true, // (the generic cmdlet rules judge the rest of what they do)
 		names:       identityClients,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if identityScratch(a, c) {
@@ -135,6 +137,7 @@ var identityRules = []*rule{
 		}},
 	{ID: "identity-secret-printed", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing an identity provider's secrets: a client secret, users' password hashes, a password reset link meant for its owner",
 		Suggestions: []string{"Hand secrets to the program that needs them through a secret store", "Let the user receive their reset link by e-mail"},
+		partial:     true, // (the generic cmdlet rules judge the rest of what they do)
 		names:       identityClients,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			switch c.name {
@@ -190,3 +193,51 @@ func urlHostOr(c *cmd) string {
 	}
 	return "another service"
 }
+
+// complianceWeakened is Microsoft 365's records protection undone from
+// Exchange Online and Security & Compliance PowerShell: mail deleted from
+// a mailbox, auditing turned off, retention tags that delete, a mailbox
+// exported to a share elsewhere, eDiscovery and export roles granted.
+var complianceWeakened = &rule{ID: "compliance-records-weakened", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "undoing a tenant's records protection: mail deleted from mailboxes, auditing turned off, retention set to delete at once, a mailbox exported off the network, eDiscovery or export roles granted",
+	Suggestions: []string{"Change compliance settings with the records team, in the portal, with the change recorded", "Export to the compliance team's own storage"},
+	partial:     true,
+	names: names("search-mailbox", "set-organizationconfig", "set-adminauditlogconfig", "set-retentionpolicytag", "new-mailboxexportrequest",
+		"add-rolegroupmember", "new-managementroleassignment", "set-labelpolicy"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		j := strings.ReplaceAll(lower(c.argsText()), " ", "")
+		switch c.name {
+		case "search-mailbox":
+			if strings.Contains(j, "-deletecontent") {
+				return true, "mail deleted from the mailbox (Search-Mailbox -DeleteContent)"
+			}
+		case "set-organizationconfig", "set-adminauditlogconfig":
+			if strings.Contains(j, "-auditdisabled$true") || strings.Contains(j, "-auditdisabledtrue") || strings.Contains(j, "-auditdisabled:$true") ||
+				strings.Contains(j, "-unifiedauditlogingestionenabled$false") || strings.Contains(j, "-unifiedauditlogingestionenabled:$false") || strings.Contains(j, "-unifiedauditlogingestionenabledfalse") {
+				return true, "the tenant's auditing turned off"
+			}
+		case "set-retentionpolicytag":
+			if strings.Contains(j, "permanentlydelete") || strings.Contains(j, "deleteandallowrecovery") {
+				if v, ok := swVal(wargs(c), "agelimitforretention"); !ok || len(v) <= 2 {
+					return true, "a retention tag deleting mail within days"
+				}
+			}
+		case "new-mailboxexportrequest":
+			if v, ok := swVal(wargs(c), "filepath"); ok && strings.HasPrefix(v, `\\`) {
+				host, _, _ := strings.Cut(strings.TrimPrefix(v, `\\`), `\`)
+				if strings.Contains(host, ".") && !strings.HasSuffix(lower(host), ".local") && !strings.HasSuffix(lower(host), ".corp") {
+					return true, "a mailbox exported to " + host
+				}
+			}
+		case "add-rolegroupmember", "new-managementroleassignment":
+			if hasAny(j, "ediscoverymanager", "mailboximportexport", "organizationmanagement", "compliancemanagement") {
+				return true, "eDiscovery or mailbox export rights granted"
+			}
+		case "set-labelpolicy":
+			if strings.Contains(j, "-removelabels") {
+				return true, "sensitivity labels unpublished"
+			}
+		}
+		return false, ""
+	}}
+
+func init() { ruleSets = append(ruleSets, []*rule{complianceWeakened}) }

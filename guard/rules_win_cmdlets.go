@@ -277,10 +277,22 @@ func unlistedCmdlet(c *cmd, verbs ...string) (verb, noun string, args []string, 
 	if !found || noun == "" || !slicesContains(verbs, verb) {
 		return "", "", nil, false
 	}
-	if strings.ContainsAny(noun, "-./\\") || len(rulesByName[c.name]) > 0 {
+	if strings.ContainsAny(noun, "-./\\") || ownsCmdlet(c.name) {
 		return "", "", nil, false
 	}
 	return verb, noun, wargs(c), true
+}
+
+// ownsCmdlet reports a cmdlet with a rule of its own that judges all of
+// it (partial rules judge one kind of what it does, and leave the rest
+// to the generic cmdlet rules).
+func ownsCmdlet(name string) bool {
+	for _, r := range rulesByName[name] {
+		if !r.partial {
+			return true
+		}
+	}
+	return false
 }
 
 // cmdletRemoteHost returns the other computer a cmdlet acts on (its

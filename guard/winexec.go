@@ -3759,6 +3759,10 @@ var cloudDeletePrefixes = []string{
 	// is as often the developer's own)
 	"remove-dnsserver", "remove-dhcpserver", "remove-cluster", "remove-virtualdisk", "remove-storagepool", "remove-vmharddiskdrive",
 	"request-kmskeydeletion",
+	// Microsoft Purview and Exchange's compliance: cases, holds,
+	// retention, DLP and labels (what keeps records for a court)
+	"remove-compliance", "remove-casehold", "remove-retention", "remove-dlp", "remove-autosensitivitylabel", "remove-label", "remove-holdcompliance",
+	"remove-mgsecuritycase",
 }
 
 // cloudCmdletDeletes reports a Remove- cmdlet of a cloud or directory

@@ -1135,11 +1135,15 @@ func namesOtherServer(c *cmd) bool {
 // not known).
 func sharedDBServer(c *cmd) string {
 	t := dbTargetOf(c)
-	if t.dev || t.local {
+	siteDomain := false // (a host of the site's .local domain names no local server)
+	for _, h := range t.hosts {
+		siteDomain = siteDomain || strings.HasSuffix(lower(h), ".local")
+	}
+	if t.dev || t.local && !siteDomain {
 		return ""
 	}
 	for _, h := range t.hosts {
-		l := lower(strings.Trim(h, `"'[]`))
+		l := strings.TrimSuffix(lower(strings.Trim(h, `"'[]`)), ".local") // (records-db.firm.local: a machine of the site's)
 		if l == "" || strings.ContainsAny(l, "$%{(") || loopback(l) || l == "." || l == "0.0.0.0" || l == "host.docker.internal" ||
 			testName(l) || strings.Contains(l, "staging") || strings.Contains(l, "stage") || strings.Contains(l, "sandbox") || strings.Contains(l, "local") {
 			continue
