@@ -265,3 +265,21 @@ func TestRound54Compliance(t *testing.T) {
 		{`psql -h records-db.firm.local -U rm_admin -d records -c "UPDATE disposition_queue SET approved_by='auto' WHERE status='pending'"`, CategoryDatabaseDestroy, "db-rows-changed-shared", LevelHigh},
 	})
 }
+
+// A private key of the project printed: keys/secureboot/db.key. Test
+// fixtures' and examples' keys, a jq filter's .key, and a grep for a
+// key's header pass.
+func TestRound54ProjectPrivateKeys(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`cat /work/project/keys/secureboot/db.key`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`cat keys/fit/prod-fit.key`, CategoryExfiltration, "read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`cat tests/fixtures/server.key`,
+		`cat examples/tls/example.key`,
+		`jq -r '.[].key' vars.json`,
+		`grep -l "BEGIN PRIVATE KEY" keys/fit/prod-fit.key`,
+		`openssl rsa -in keys/fit/prod-fit.key -check -noout`,
+	})
+}

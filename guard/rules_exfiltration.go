@@ -892,6 +892,10 @@ var exfiltrationRules = []*rule{
 				if v := credentialFileVar(w.s); v != "" && !namesOnlyRead(c) {
 					return true, "the credentials file $" + v // jq -r .private_key "$GOOGLE_APPLICATION_CREDENTIALS"
 				}
+				if p != "" && a.inWork(p) && !strings.ContainsAny(w.s, "[]|{}() '\"") && !strings.HasPrefix(path.Base(p), ".") && projectPrivateKey(p) && !namesOnlyRead(c) &&
+					c.name != "grep" && c.name != "egrep" && c.name != "rg" && c.name != "jq" && c.name != "yq" && c.name != "awk" && c.name != "sed" {
+					return true, "a private key of the project " + w.s // keys/secureboot/db.key
+				}
 				if p == "" || a.inWork(p) {
 					continue
 				}
@@ -3015,6 +3019,18 @@ func servicePathNamed(n, h string, c *cmd) bool {
 		}
 	}
 	return false
+}
+
+// projectPrivateKey reports a private key file in the project (a .key,
+// or a .pem named for a private key) that is not a test's, an example's
+// or a fixture's.
+func projectPrivateKey(p string) bool {
+	l := lower(p)
+	base := path.Base(l)
+	if !strings.HasSuffix(base, ".key") && !(strings.HasSuffix(base, ".pem") && hasAny(base, "private", "priv", "key")) || strings.HasSuffix(base, ".pub.key") {
+		return false
+	}
+	return !hasAny(l, "test", "fixture", "example", "sample", "mock", "dummy", "fake", "spec/", "demo", "snakeoil", "/dev/", "dev-", "-dev", "local")
 }
 
 // quietSecretSinks take a secret on their input without printing it:
