@@ -283,3 +283,19 @@ func TestRound54ProjectPrivateKeys(t *testing.T) {
 		`openssl rsa -in keys/fit/prod-fit.key -check -noout`,
 	})
 }
+
+// A changing request signed with a production or live credential:
+// refunds, tickets, bookings. A GET, a search sent as POST, a sandbox
+// host and a test credential pass.
+func TestRound54ProductionAPIWrite(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -X POST https://connect.squareup.com/v2/refunds -H "Authorization: Bearer $SQUARE_PROD_ACCESS_TOKEN" -d '{"payment_id":"x"}'`, CategoryCloudDestroy, "production-api-write", LevelHigh},
+		{`curl -s -X PATCH https://api.easypost.com/v2/carrier_accounts/ca_2 -u "$EASYPOST_PROD_KEY:" -d "x=1"`, CategoryCloudDestroy, "production-api-write", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -s https://connect.squareup.com/v2/payments -H "Authorization: Bearer $SQUARE_PROD_ACCESS_TOKEN"`,
+		`curl -X POST https://connect.squareupsandbox.com/v2/refunds -H "Authorization: Bearer $SQUARE_SANDBOX_TOKEN" -d '{"payment_id":"x"}'`,
+		`curl -s -X POST https://es.corp.example:9200/orders/_search -H "Authorization: ApiKey $ES_PROD_KEY" -d '{"size":0}'`,
+	})
+}

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"regexp"
 	"strings"
 	"time"
 )
@@ -159,3 +160,59 @@ var searchIndexDestroyed = &rule{ID: "search-index-destroyed", Level: LevelCriti
 	}}
 
 func init() { ruleSets = append(ruleSets, []*rule{searchIndexDestroyed}) }
+
+// prodTokenVar finds a variable naming a production or live credential
+// ($SQUARE_PROD_ACCESS_TOKEN, %STRIPE_LIVE_KEY%, $env:PROD_API_SECRET).
+var prodTokenVar = regexp.MustCompile(`(?:\$\{?|\$env:|%)([A-Za-z0-9_]*(?:^|_)(?:PROD|LIVE|PRODUCTION)(?:_[A-Za-z0-9_]*)?)\b`)
+
+// productionAPIWrite is a request that changes something, signed with a
+// credential its variable names production's or live: refunds, bookings,
+// tickets and availability on the real accounts.
+var productionAPIWrite = &rule{ID: "production-api-write", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "a changing API request (POST, PUT, PATCH, DELETE) signed with a production or live credential: real accounts, orders, bookings or money changed",
+	Suggestions: []string{"Make the request with the service's sandbox or test credential", "Let a person run production changes through the service's console"},
+	partial:     true,
+	names:       names("curl", "wget", "http", "https", "xh", "invoke-restmethod", "invoke-webrequest", "irm", "iwr"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		text := c.argsText()
+		m := prodTokenVar.FindStringSubmatch(text)
+		if m == nil {
+			return false, ""
+		}
+		name := strings.ToUpper(m[1])
+		if !hasAny(name, "TOKEN", "KEY", "SECRET", "PASS", "AUTH", "CRED") {
+			return false, ""
+		}
+		args := c.args()
+		method := ""
+		for i, w := range args {
+			l := lower(w.s)
+			switch {
+			case (l == "-x" || l == "--request" || l == "-method") && i+1 < len(args):
+				method = strings.ToUpper(args[i+1].s)
+			case strings.HasPrefix(l, "-x") && len(l) > 2 && w.s[1] == 'X':
+				method = strings.ToUpper(w.s[2:])
+			case method == "" && (l == "-d" || strings.HasPrefix(l, "--data") || l == "-f" && w.s == "-F" || l == "--form" || l == "-t" && w.s == "-T" || l == "--json"):
+				if !hasWord(args, "-G") && !hasWord(args, "--get") {
+					method = "POST"
+				}
+			}
+		}
+		switch method {
+		case "POST", "PUT", "PATCH", "DELETE":
+		default:
+			return false, ""
+		}
+		for _, u := range urlArgs(args) {
+			l := lower(u)
+			if path := strings.SplitN(l, "?", 2)[0]; strings.HasSuffix(path, "/_search") || strings.HasSuffix(path, "/_count") || strings.HasSuffix(path, "/search") ||
+				strings.HasSuffix(path, "/query") || strings.HasSuffix(path, "/graphql") && !strings.Contains(lower(text), "mutation") {
+				return false, "" // a read sent as POST
+			}
+			if h := hostOf(u); h != "" && (strings.Contains(h, "sandbox") || strings.Contains(h, "test") || loopback(h)) {
+				return false, ""
+			}
+		}
+		return true, method + " signed with $" + m[1]
+	}}
+
+func init() { ruleSets = append(ruleSets, []*rule{productionAPIWrite}) }
