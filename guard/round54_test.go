@@ -299,3 +299,23 @@ func TestRound54ProductionAPIWrite(t *testing.T) {
 		`curl -s -X POST https://es.corp.example:9200/orders/_search -H "Authorization: ApiKey $ES_PROD_KEY" -d '{"size":0}'`,
 	})
 }
+
+// A vehicle's CAN bus: UDS requests that erase, reset or silence its
+// ECUs, the bus flooded, CANopen nodes stopped. The same on vcan0, reads
+// and a CAN adapter's bit rate set pass.
+func TestRound54VehicleBus(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`printf '31 01 FF 00 44 00 00 80 00\n' | isotpsend -s 7E0 -d 7E8 can0`, CategorySystem, "vehicle-bus-command", LevelHigh},
+		{`echo '11 01' | isotpsend -s 7E0 -d 7E8 can0`, CategorySystem, "vehicle-bus-command", LevelHigh},
+		{`cangen can0 -g 0 -I 0 -L 8 -D r`, CategorySystem, "vehicle-bus-command", LevelHigh},
+		{`cansend can0 000#0200`, CategorySystem, "vehicle-bus-command", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`echo '11 01' | isotpsend -s 7E0 -d 7E8 vcan0`,
+		`echo '22 F1 90' | isotpsend -s 7E0 -d 7E8 can0`,
+		`cangen vcan0 -g 0`,
+		`cansend can0 7DF#0201050000000000`,
+		`sudo ip link set can0 down && sudo ip link set can0 type can bitrate 500000 && sudo ip link set can0 up`,
+	})
+}

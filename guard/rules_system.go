@@ -2861,7 +2861,9 @@ func knownFilePath(f string) bool { return f != "" && f != "-" && !strings.Conta
 // (veth-test, br-ci) or a dummy device.
 func scratchIface(name string) bool {
 	l := lower(name)
-	return scratchName(l) || strings.HasPrefix(l, "dummy") || strings.HasPrefix(l, "veth") && hasAny(l, "test", "tmp", "demo", "lab")
+	// (a CAN adapter is taken down to set its bit rate: no network link)
+	return scratchName(l) || strings.HasPrefix(l, "dummy") || strings.HasPrefix(l, "veth") && hasAny(l, "test", "tmp", "demo", "lab") ||
+		strings.HasPrefix(l, "can") || strings.HasPrefix(l, "vcan") || strings.HasPrefix(l, "slcan")
 }
 
 // monitoringName reports a namespace or workload that watches the others:
