@@ -1151,13 +1151,14 @@ const (
 )
 
 // Round 54, POSIX lines (both parts): 72.4%, 57.7%, 80.6% and 1.90%
-// false positives on arrival; see testdata/corpus/round54/README.md.
-// These floors catch regressions.
+// false positives on arrival; after the session's rules 86.8%, 76.3%,
+// 83.3% and 1.27% (round54b, never opened, 81.4%, 61.8%, 89.7%, 2.15%);
+// see testdata/corpus/round54/README.md. These floors catch regressions.
 const (
-	minRound54Critical      = 0.72
-	minRound54High          = 0.57
-	minRound54Moderate      = 0.80
-	maxRound54FalsePositive = 0.020
+	minRound54Critical      = 0.86
+	minRound54High          = 0.76
+	minRound54Moderate      = 0.83
+	maxRound54FalsePositive = 0.013
 )
 
 // Round forty-nine, POSIX lines (both parts): 83.6%, 72.1%, 83.8% and

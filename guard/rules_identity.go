@@ -25,6 +25,10 @@ var identityRules = []*rule{
 		partial:     true, // (the generic cmdlet rules judge the rest of what they do)
 		names:       identityClients,
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if !strings.HasPrefix(c.name, "kc") && !strings.HasPrefix(c.name, "update-mg") && !strings.HasPrefix(c.name, "remove-mg") &&
+				!hasAnyFold(c.argsText(), "conditionalaccess", "/api/v1/policies/") {
+				return false, "" // (the REST clients: only these two APIs)
+			}
 			if identityScratch(a, c) {
 				return false, ""
 			}
@@ -83,6 +87,13 @@ var identityRules = []*rule{
 		partial:     true, // (the generic cmdlet rules judge the rest of what they do)
 		names:       identityClients,
 		match: func(a *analysis, c *cmd) (bool, string) {
+			switch c.name {
+			case "new-mgdomainfederationconfiguration", "auth0", "kc.sh", "kc.bat":
+			default:
+				if !hasAnyFold(c.argsText(), "eventhooks") {
+					return false, ""
+				}
+			}
 			if identityScratch(a, c) {
 				return false, ""
 			}
@@ -113,6 +124,11 @@ var identityRules = []*rule{
 		partial:     true, // (the generic clients' rules judge their other deletes)
 		names:       identityClients,
 		match: func(a *analysis, c *cmd) (bool, string) {
+			switch c.name {
+			case "update-mgserviceprincipal", "update-mgapplication", "auth0", "a0deploy":
+			default:
+				return false, ""
+			}
 			if identityScratch(a, c) {
 				return false, ""
 			}

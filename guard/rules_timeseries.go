@@ -131,6 +131,9 @@ var searchIndexDestroyed = &rule{ID: "search-index-destroyed", Level: LevelCriti
 	partial:     true,
 	names:       names("curl", "wget", "http", "https", "xh", "invoke-restmethod", "invoke-webrequest", "irm", "iwr"),
 	match: func(a *analysis, c *cmd) (bool, string) {
+		if !hasAnyFold(c.argsText(), "/solr/", "/_ilm/", "/_ism/") {
+			return false, ""
+		}
 		body := strings.ReplaceAll(strings.ReplaceAll(lower(c.argsText()), " ", ""), `\"`, `"`)
 		for _, u := range urlArgs(c.args()) {
 			h := hostOf(u)
@@ -174,6 +177,9 @@ var productionAPIWrite = &rule{ID: "production-api-write", Level: LevelHigh, Cat
 	names:       names("curl", "wget", "http", "https", "xh", "invoke-restmethod", "invoke-webrequest", "irm", "iwr"),
 	match: func(a *analysis, c *cmd) (bool, string) {
 		text := c.argsText()
+		if !strings.Contains(text, "PROD") && !strings.Contains(text, "LIVE") && !strings.Contains(text, "prod") && !strings.Contains(text, "live") {
+			return false, ""
+		}
 		m := prodTokenVar.FindStringSubmatch(text)
 		if m == nil {
 			return false, ""
