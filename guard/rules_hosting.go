@@ -121,16 +121,12 @@ var webShellPlanted = &rule{ID: "web-shell-planted", Level: LevelCritical, Categ
 			}
 		}
 		for _, o := range out {
-			l := strings.ReplaceAll(lower(o), `\`, "/")
-			if !hasAny(l, "/public_html/", "/htdocs/", "/httpdocs/", "/wwwroot/", "/var/www/", "/srv/www/", "/inetpub/") {
-				continue
-			}
+			l := lower(o)
 			switch ext := l[strings.LastIndexByte(l, '.')+1:]; ext {
 			case "php", "phtml", "php5", "phar", "asp", "aspx", "ashx", "jsp", "jspx", "cfm", "cgi", "pl":
-				if abs := a.absPath(o, c.cwd); abs != "" && a.inWork(abs) {
-					continue // the project's own web root
+				if a.webRootPath(o, c.cwd) { // (the project's own web root is not one)
+					return true, o
 				}
-				return true, o
 			}
 		}
 		return false, ""
@@ -295,81 +291,59 @@ func panelCalls(c *cmd) []panelCall {
 	switch c.name {
 	case "whmapi1", "whmapi0":
 		if ops := c.operands(); len(ops) > 0 {
-			out = append(out, panelCall{fn: lower(ops[0].s), params: wordTexts(ops[1:])})
+			out = append(out, panelCall{fn: lower(ops[0].s), params: wordsText(ops[1:])})
 		}
 		return out
 	case "uapi", "cpapi2":
 		if ops := c.operands(); len(ops) > 1 {
-			out = append(out, panelCall{fn: lower(ops[0].s + "/" + ops[1].s), params: wordTexts(ops[2:])})
+			out = append(out, panelCall{fn: lower(ops[0].s + "/" + ops[1].s), params: wordsText(ops[2:])})
 		}
 		return out
 	case "plesk":
 		ops := c.operands()
 		switch {
 		case len(ops) > 1 && ops[0].s == "bin":
-			out = append(out, panelCall{fn: "plesk:" + lower(ops[1].s), params: wordTexts(args[1:])})
+			out = append(out, panelCall{fn: "plesk:" + lower(ops[1].s), params: wordsText(args[1:])})
 		case len(ops) > 0 && ops[0].s == "login":
-			out = append(out, panelCall{fn: "plesk:login", params: wordTexts(ops[1:])})
+			out = append(out, panelCall{fn: "plesk:login", params: wordsText(ops[1:])})
 		case len(ops) > 1 && ops[0].s == "db":
-			out = append(out, panelCall{fn: "plesk:db", params: wordTexts(ops[1:])})
+			out = append(out, panelCall{fn: "plesk:db", params: wordsText(ops[1:])})
 		}
 		return out
 	case "restartsrv_httpd", "restartsrv_exim", "restartsrv_mysql", "restartsrv_cpsrvd", "restartsrv_named", "restartsrv_dovecot", "restartsrv_ftpd",
 		"restartsrv_pureftpd", "restartsrv_apache_php_fpm", "restartsrv_nginx", "restartsrv_postgresql", "restartsrv_cpdavd", "restartsrv_tailwatchd":
 		// cPanel's service scripts: --stop takes the service down for
 		// every hosted domain
-		return []panelCall{{fn: c.name, params: wordTexts(args)}}
+		return []panelCall{{fn: c.name, params: wordsText(args)}}
 	case "changepass.pl":
 		// Webmin's: a login's password set on the command line
-		return []panelCall{{fn: "passwd", params: wordTexts(args)}}
+		return []panelCall{{fn: "passwd", params: wordsText(args)}}
 	case "virtualmin", "da", "pure-pw":
 		if ops := c.operands(); len(ops) > 0 {
-			out = append(out, panelCall{fn: c.name + ":" + lower(ops[0].s), params: wordTexts(args[1:])})
+			out = append(out, panelCall{fn: c.name + ":" + lower(ops[0].s), params: wordsText(args[1:])})
 		}
 		return out
 	}
-	var body []string
-	for i, w := range args {
-		if i > 0 && isDataOpt(args[i-1].s) {
-			body = append(body, w.s)
-		}
+	h, ok := readHTTPCall(c)
+	if !ok {
+		return nil
 	}
-	for _, raw := range urlArgs(args) {
-		u, err := url.Parse(raw)
-		if err != nil {
-			continue
-		}
-		path := lower(u.Path)
-		params := append([]string{u.RawQuery}, body...)
-		switch {
-		case strings.Contains(path, "/json-api/"):
-			out = append(out, panelCall{fn: strings.Trim(path[strings.Index(path, "/json-api/")+len("/json-api/"):], "/"), params: params})
-		case strings.Contains(path, "/execute/"):
-			out = append(out, panelCall{fn: strings.Trim(path[strings.Index(path, "/execute/")+len("/execute/"):], "/"), params: params})
-		case strings.Contains(path, "/cmd_api_"):
-			out = append(out, panelCall{fn: strings.Trim(path[strings.Index(path, "/cmd_api_")+1:], "/"), params: params})
-		case strings.HasSuffix(path, "/remote/json.php") && u.RawQuery != "":
-			fn, _, _ := strings.Cut(u.RawQuery, "&")
-			out = append(out, panelCall{fn: lower(fn), params: body})
-		}
+	u, err := url.Parse(h.url)
+	if err != nil {
+		return nil
 	}
-	return out
-}
-
-// isDataOpt reports an HTTP client's option whose value is the request's
-// body.
-func isDataOpt(s string) bool {
-	switch s {
-	case "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-F", "--form", "-body", "-Body":
-		return true
-	}
-	return false
-}
-
-func wordTexts(ws []word) []string {
-	out := make([]string, len(ws))
-	for i, w := range ws {
-		out[i] = w.s
+	path := u.Path
+	params := []string{u.RawQuery, h.body}
+	switch {
+	case strings.Contains(path, "/json-api/"):
+		out = append(out, panelCall{fn: strings.Trim(path[strings.Index(path, "/json-api/")+len("/json-api/"):], "/"), params: params})
+	case strings.Contains(path, "/execute/"):
+		out = append(out, panelCall{fn: strings.Trim(path[strings.Index(path, "/execute/")+len("/execute/"):], "/"), params: params})
+	case strings.Contains(path, "/cmd_api_"):
+		out = append(out, panelCall{fn: strings.Trim(path[strings.Index(path, "/cmd_api_")+1:], "/"), params: params})
+	case strings.HasSuffix(path, "/remote/json.php") && u.RawQuery != "":
+		fn, _, _ := strings.Cut(u.RawQuery, "&")
+		out = append(out, panelCall{fn: fn, params: []string{h.body}})
 	}
 	return out
 }

@@ -100,10 +100,10 @@ var identityRules = []*rule{
 			j := lower(c.argsText())
 			switch c.name {
 			case "new-mgdomainfederationconfiguration":
-				return true, "the domain's sign-in federated to " + urlHostOr(c)
+				return true, "the domain's sign-in federated to " + orAnother(firstURLHost(c.args()))
 			case "auth0":
 				if strings.Contains(j, "actions create") && strings.Contains(j, "post-login") && strings.Contains(j, "fetch(") {
-					return true, "a login action posting users to " + urlHostOr(c)
+					return true, "a login action posting users to " + orAnother(firstURLHost(c.args()))
 				}
 			case "kc.sh", "kc.bat":
 				if strings.Contains(j, "import") && (strings.Contains(j, "--override true") || strings.Contains(j, "--override=true")) && (a.prodTarget > 0 || touchesProduction(c)) {
@@ -194,22 +194,6 @@ func identityScratch(a *analysis, c *cmd) bool {
 	return false
 }
 
-// urlHostOr is the host of c's first URL, or "another service".
-func urlHostOr(c *cmd) string {
-	for _, u := range urlArgs(c.args()) {
-		if h := hostOf(u); h != "" {
-			return h
-		}
-	}
-	j := c.argsText()
-	if i := strings.Index(j, "https://"); i >= 0 {
-		if h := hostOf(j[i:]); h != "" {
-			return h
-		}
-	}
-	return "another service"
-}
-
 // complianceWeakened is Microsoft 365's records protection undone from
 // Exchange Online and Security & Compliance PowerShell: mail deleted from
 // a mailbox, auditing turned off, retention tags that delete, a mailbox
@@ -257,3 +241,11 @@ var complianceWeakened = &rule{ID: "compliance-records-weakened", Level: LevelCr
 	}}
 
 func init() { ruleSets = append(ruleSets, []*rule{complianceWeakened}) }
+
+// orAnother is h, or "another service" when no host was found.
+func orAnother(h string) string {
+	if h == "" {
+		return "another service"
+	}
+	return h
+}

@@ -129,13 +129,17 @@ func influxShortRetention(r string) bool {
 var searchIndexDestroyed = &rule{ID: "search-index-destroyed", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "emptying or dropping a search engine's index over its API (Solr's delete-all, a collection or its backups deleted, a lifecycle policy deleting indices at once) on a server that is not this machine's",
 	Suggestions: []string{"Delete by a narrow query, after a backup (Solr's BACKUP, an Elasticsearch snapshot)", "Change lifecycle policies in a reviewed deployment"},
 	partial:     true,
-	names:       names("curl", "wget", "http", "https", "xh", "invoke-restmethod", "invoke-webrequest", "irm", "iwr"),
+	names:       httpClients,
 	match: func(a *analysis, c *cmd) (bool, string) {
 		if !hasAnyFold(c.argsText(), "/solr/", "/_ilm/", "/_ism/") {
 			return false, ""
 		}
-		body := strings.ReplaceAll(strings.ReplaceAll(lower(c.argsText()), " ", ""), `\"`, `"`)
-		for _, u := range urlArgs(c.args()) {
+		req, ok := readHTTPCall(c)
+		if !ok {
+			return false, ""
+		}
+		body := strings.ReplaceAll(strings.ReplaceAll(req.body, " ", ""), `\"`, `"`)
+		for _, u := range []string{req.url} {
 			h := hostOf(u)
 			lh := strings.TrimSuffix(lower(h), ".local") // (a site's machine, pacs.hosp.local)
 			if h == "" || loopback(h) || lh == "localhost" || testName(lh) || devNamed(lh) || strings.Contains(lh, "staging") {
@@ -174,7 +178,7 @@ var prodTokenVar = regexp.MustCompile(`(?:\$\{?|\$env:|%)([A-Za-z0-9_]*(?:^|_)(?
 var productionAPIWrite = &rule{ID: "production-api-write", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "a changing API request (POST, PUT, PATCH, DELETE) signed with a production or live credential: real accounts, orders, bookings or money changed",
 	Suggestions: []string{"Make the request with the service's sandbox or test credential", "Let a person run production changes through the service's console"},
 	partial:     true,
-	names:       names("curl", "wget", "http", "https", "xh", "invoke-restmethod", "invoke-webrequest", "irm", "iwr"),
+	names:       httpClients,
 	match: func(a *analysis, c *cmd) (bool, string) {
 		text := c.argsText()
 		if !strings.Contains(text, "PROD") && !strings.Contains(text, "LIVE") && !strings.Contains(text, "prod") && !strings.Contains(text, "live") {
@@ -188,36 +192,21 @@ var productionAPIWrite = &rule{ID: "production-api-write", Level: LevelHigh, Cat
 		if !hasAny(name, "TOKEN", "KEY", "SECRET", "PASS", "AUTH", "CRED") {
 			return false, ""
 		}
-		args := c.args()
-		method := ""
-		for i, w := range args {
-			l := lower(w.s)
-			switch {
-			case (l == "-x" || l == "--request" || l == "-method") && i+1 < len(args):
-				method = strings.ToUpper(args[i+1].s)
-			case strings.HasPrefix(l, "-x") && len(l) > 2 && w.s[1] == 'X':
-				method = strings.ToUpper(w.s[2:])
-			case method == "" && (l == "-d" || strings.HasPrefix(l, "--data") || l == "-f" && w.s == "-F" || l == "--form" || l == "-t" && w.s == "-T" || l == "--json"):
-				if !hasWord(args, "-G") && !hasWord(args, "--get") {
-					method = "POST"
-				}
-			}
-		}
-		switch method {
-		case "POST", "PUT", "PATCH", "DELETE":
-		default:
+		h, ok := readHTTPCall(c)
+		switch {
+		case !ok:
+			return false, ""
+		case h.method != "POST" && h.method != "PUT" && h.method != "PATCH" && h.method != "DELETE":
 			return false, ""
 		}
-		for _, u := range urlArgs(args) {
-			l := lower(u)
-			if path := strings.SplitN(l, "?", 2)[0]; strings.HasSuffix(path, "/_search") || strings.HasSuffix(path, "/_count") || strings.HasSuffix(path, "/search") ||
-				strings.HasSuffix(path, "/query") || strings.HasSuffix(path, "/graphql") && !strings.Contains(lower(text), "mutation") {
-				return false, "" // a read sent as POST
-			}
-			if h := hostOf(u); h != "" && (strings.Contains(h, "sandbox") || strings.Contains(h, "test") || loopback(h)) {
-				return false, ""
-			}
+		if path := strings.SplitN(h.url, "?", 2)[0]; strings.HasSuffix(path, "/_search") || strings.HasSuffix(path, "/_count") || strings.HasSuffix(path, "/search") ||
+			strings.HasSuffix(path, "/query") || strings.HasSuffix(path, "/graphql") && !strings.Contains(h.body, "mutation") {
+			return false, "" // a read sent as POST
 		}
+		if host := hostOf(h.url); host != "" && (strings.Contains(host, "sandbox") || strings.Contains(host, "test") || loopback(host)) {
+			return false, ""
+		}
+		method := h.method
 		return true, method + " signed with $" + m[1]
 	}}
 
