@@ -1881,8 +1881,20 @@ func (c *cmd) setName() {
 	if i := strings.LastIndexByte(s, '/'); i >= 0 {
 		base = s[i+1:]
 	}
+	if i := strings.LastIndexByte(base, '\\'); i >= 0 && i < len(base)-1 && winProgramPath(base) {
+		// C:\kafka\bin\windows\kafka-acls.bat, %plesk_cli%\mail.exe,
+		// $env:ProgramFiles\x\tool.exe: the program is the last element
+		base = base[i+1:]
+	}
 	c.base = base
 	c.name = canonicalName(base)
+}
+
+// winProgramPath reports a Windows path to a program: a drive, a share,
+// a variable or a relative folder before its backslashes.
+func winProgramPath(s string) bool {
+	return len(s) > 2 && s[1] == ':' && s[2] == '\\' && isDriveLetter(s[0]) || strings.HasPrefix(s, `\\`) || strings.HasPrefix(s, `.\`) ||
+		strings.HasPrefix(s, `..\`) || s[0] == '%' || strings.HasPrefix(strings.ToLower(s), "$env:")
 }
 
 // canonicalName folds versions and aliases of a command onto one name.
@@ -1900,6 +1912,13 @@ func canonicalName(b string) string {
 	}
 	if strings.HasSuffix(b, ".exe") {
 		return canonicalName(strings.TrimSuffix(b, ".exe"))
+	}
+	// a tool's Windows launcher script (kafka-topics.bat, pulsar-admin.cmd)
+	// is the tool
+	for _, ext := range [...]string{".bat", ".cmd"} {
+		if n := strings.TrimSuffix(b, ext); n != b && rulesByName[n] != nil && !coreCommands[n] && !commonCommands[n] {
+			return n
+		}
 	}
 	return b
 }

@@ -319,3 +319,19 @@ func TestRound54VehicleBus(t *testing.T) {
 		`sudo ip link set can0 down && sudo ip link set can0 type can bitrate 500000 && sudo ip link set can0 up`,
 	})
 }
+
+// A Windows tool called by its path (C:\kafka\bin\windows\...) is known
+// by its name, and its .bat or .cmd launcher is the tool; a project's own
+// env.bat is not env.
+func TestRound54WindowsToolPaths(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdCtx := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdCtx, []dangerCase{
+		{`C:\kafka\bin\windows\kafka-consumer-groups.bat --bootstrap-server kafka-prod-1.corp.local:9092 --group tracker --topic shipments --reset-offsets --shift-by 50000 --execute`, CategoryDatabaseDestroy, "data-service-delete", LevelHigh},
+		{`cqlsh.bat cass-prod.acme.net 9042 -u cassandra -p cassandra -e "TRUNCATE shop.carts"`, CategoryDatabaseDestroy, "", LevelHigh},
+	})
+	checkSafe(t, d, cmdCtx, []string{
+		`C:\kafka\bin\windows\kafka-consumer-groups.bat --bootstrap-server kafka-prod-1.corp.local:9092 --describe --group tracker`,
+		`call scripts\env.bat && nmake /f Makefile.win test`,
+	})
+}
