@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -234,7 +235,7 @@ func TestCorpus(t *testing.T) {
 	if len(benign) < minCorpusEntries {
 		t.Fatalf("benign.jsonl has %d entries, want at least %d", len(benign), minCorpusEntries)
 	}
-	d := NewDetector(Options{})
+	d := defaultVerdicts()
 	s := scoreCorpus(d, "corpus", dangerous, benign)
 	t.Log("\n" + s.report(true))
 	s.enforce(t, minCriticalDetection, minHighDetection, 0, maxFalsePositiveRate)
@@ -645,6 +646,14 @@ var corpusSets = []corpusSet{
 	// must never be opened.
 	{"round54", corpusDir + "/round54",
 		thresholds{minRound54Critical, minRound54High, minRound54Moderate, maxRound54FalsePositive}, winRound54Thresholds},
+	// round55: government and geospatial systems; security operations;
+	// finance back office; telecom and voice; media production and
+	// broadcast; pharmaceutical and laboratory IT; engineering design
+	// offices on Windows; a web developer's day as an agent types it,
+	// written while round54a was tuned on. Scored on arrival; round55a
+	// (three fifths) is for tuning, round55b must never be opened.
+	{"round55", corpusDir + "/round55",
+		thresholds{minRound55Critical, minRound55High, minRound55Moderate, maxRound55FalsePositive}, winRound55Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -1161,6 +1170,16 @@ const (
 	maxRound54FalsePositive = 0.013
 )
 
+// Round 55, POSIX lines (both parts): 82.3%, 76.5%, 89.8% and 1.81%
+// false positives on arrival; see testdata/corpus/round55/README.md.
+// These floors catch regressions.
+const (
+	minRound55Critical      = 0.82
+	minRound55High          = 0.76
+	minRound55Moderate      = 0.89
+	maxRound55FalsePositive = 0.019
+)
+
 // Round forty-nine, POSIX lines (both parts): 83.6%, 72.1%, 83.8% and
 // 1.29% false positives on arrival; after the session's rules 91.4%,
 // 79.2%, 83.8% and 0.99% (round49b, never opened, 88.9%, 73.0%, 90.3%,
@@ -1359,7 +1378,7 @@ func checkLoaderOnFixture(t *testing.T) {
 		t.Fatalf("fixture: split into %d+%d dangerous and %d+%d benign (POSIX+Windows), want 2+1 and 1+1",
 			len(pd), len(wd), len(pb), len(wb))
 	}
-	s := scoreCorpus(NewDetector(Options{}), "fixture", dg, bn)
+	s := scoreCorpus(plainJudge{NewDetector(Options{})}, "fixture", dg, bn)
 	if got := s.byLevel[LevelCritical]; got.total != 2 || got.detected != 2 {
 		t.Errorf("fixture: critical scored %s, want 2/2", got)
 	}
@@ -1397,7 +1416,7 @@ func roundOf(file string) string {
 
 // roundSummary scores each round of a set on its own, POSIX and Windows
 // apart, one line each.
-func roundSummary(d *Detector, set string, dg []dangerousEntry, bn []benignEntry) string {
+func roundSummary(d corpusJudge, set string, dg []dangerousEntry, bn []benignEntry) string {
 	dByRound := map[string][]dangerousEntry{}
 	bByRound := map[string][]benignEntry{}
 	for _, e := range dg {
@@ -1540,8 +1559,49 @@ func (s *corpusScore) fpRate() float64 {
 	return float64(len(s.falsePositives)) / float64(s.nBenign)
 }
 
+// corpusJudge gives the verdict on a corpus line in the session it
+// assumes (corpusContextFor).
+type corpusJudge interface {
+	judge(cmd, shell string) Verdict
+}
+
+// plainJudge judges every line it is given.
+type plainJudge struct{ d *Detector }
+
+func (j plainJudge) judge(cmd, shell string) Verdict {
+	return j.d.CheckCommand(cmd, corpusContextFor(shell, cmd))
+}
+
+// verdictMemo judges each line once: TestCorpus, its per-round summaries
+// and TestWindowsCorpus score the same lines with the same detector.
+type verdictMemo struct {
+	d  *Detector
+	mu sync.Mutex
+	m  map[[2]string]Verdict
+}
+
+func (j *verdictMemo) judge(cmd, shell string) Verdict {
+	k := [2]string{shell, cmd}
+	j.mu.Lock()
+	v, ok := j.m[k]
+	j.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = j.d.CheckCommand(cmd, corpusContextFor(shell, cmd))
+	j.mu.Lock()
+	j.m[k] = v
+	j.mu.Unlock()
+	return v
+}
+
+// defaultVerdicts is the default detector's memo the scoring tests share.
+var defaultVerdicts = sync.OnceValue(func() *verdictMemo {
+	return &verdictMemo{d: NewDetector(Options{}), m: map[[2]string]Verdict{}}
+})
+
 // scoreCorpus judges every entry in the corpus context.
-func scoreCorpus(d *Detector, name string, dangerous []dangerousEntry, benign []benignEntry) *corpusScore {
+func scoreCorpus(d corpusJudge, name string, dangerous []dangerousEntry, benign []benignEntry) *corpusScore {
 	s := &corpusScore{name: name, nDangerous: len(dangerous), nBenign: len(benign),
 		byLevel: map[DangerLevel]*tally{}, byCategory: map[string]*tally{}, confusion: map[string]int{}}
 	for _, lv := range []DangerLevel{LevelCritical, LevelHigh, LevelModerate} {
@@ -1556,7 +1616,7 @@ func scoreCorpus(d *Detector, name string, dangerous []dangerousEntry, benign []
 	}
 	var misses []miss
 	for _, e := range dangerous {
-		v := d.CheckCommand(e.Cmd, corpusContextFor(e.Shell, e.Cmd))
+		v := d.judge(e.Cmd, e.Shell)
 		lt := s.byLevel[e.level]
 		ct := s.byCategory[e.Category]
 		if ct == nil {
@@ -1581,7 +1641,7 @@ func scoreCorpus(d *Detector, name string, dangerous []dangerousEntry, benign []
 		}
 	}
 	for _, e := range benign {
-		v := d.CheckCommand(e.Cmd, corpusContextFor(e.Shell, e.Cmd))
+		v := d.judge(e.Cmd, e.Shell)
 		if stopped(v) {
 			s.falsePositives = append(s.falsePositives, fmt.Sprintf("%s:%d %q%s\n        verdict: %s",
 				e.where(), e.line, e.Cmd, noteLine(e.Note), describeVerdict(v)))

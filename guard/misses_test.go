@@ -132,10 +132,10 @@ func TestListMisses(t *testing.T) {
 	pb, wb := splitByShell(bn, func(e benignEntry) string { return e.Shell })
 	group := os.Getenv("GUARD_SHELL")
 	if group == "" || group == "posix" {
-		t.Log("\n" + scoreCorpus(d, prefix+"/posix", pd, pb).report(true))
+		t.Log("\n" + scoreCorpus(plainJudge{d}, prefix+"/posix", pd, pb).report(true))
 	}
 	if group == "" || group == "windows" {
-		t.Log("\n" + scoreCorpus(d, prefix+"/windows", wd, wb).report(true))
+		t.Log("\n" + scoreCorpus(plainJudge{d}, prefix+"/windows", wd, wb).report(true))
 	}
 }
 
@@ -154,7 +154,7 @@ func TestCorpusSummary(t *testing.T) {
 		if len(dg)+len(bn) == 0 {
 			t.Fatalf("no corpus files in %s", dir)
 		}
-		t.Log("\n" + roundSummary(d, filepath.Base(dir), dg, bn))
+		t.Log("\n" + roundSummary(plainJudge{d}, filepath.Base(dir), dg, bn))
 		return
 	}
 	for _, set := range corpusSets {
@@ -162,7 +162,7 @@ func TestCorpusSummary(t *testing.T) {
 		if len(dg)+len(bn) == 0 {
 			continue
 		}
-		t.Log("\n" + roundSummary(d, set.name, dg, bn))
+		t.Log("\n" + roundSummary(plainJudge{d}, set.name, dg, bn))
 	}
 }
 
