@@ -517,11 +517,29 @@ func (a *analysis) archiveFlow(c *cmd, args []word) flow {
 		if w.s == "." || w.s == "./" || w.s == "*" || p != "" && (p == a.workDir || p == a.home) {
 			out = flow{kind: flowLocal, what: "the whole directory " + w.s, tree: true}
 		}
+		if out.kind == 0 && p != "" && otherFolder(a, w.s, p) {
+			// tar czf - /mnt/eng/Projects, tar czf - /etc/asterisk: a
+			// folder of the machine or a share beyond the project
+			out = flow{kind: flowLocal, what: "the directory " + w.s, tree: true}
+		}
 		if strings.TrimSuffix(w.s, "/") == ".git" || p != "" && a.workDir != "" && p == a.workDir+"/.git" {
 			out = flow{kind: flowLocal, what: "the repository's history (.git)", tree: true}
 		}
 	}
 	return out
+}
+
+// otherFolder reports an archived operand that names a folder outside the
+// project (an absolute path or one under the home, its last element
+// without an extension): archived whole, not one file of it.
+func otherFolder(a *analysis, s, p string) bool {
+	if !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "~") && !strings.HasPrefix(s, "$HOME") {
+		return false
+	}
+	if a.workDir != "" && (p == a.workDir || strings.HasPrefix(p, a.workDir+"/")) || p == "/tmp" || p == "/" {
+		return false
+	}
+	return !strings.Contains(path.Base(strings.TrimSuffix(p, "/")), ".")
 }
 
 // secretVarIn returns the name of a secret-looking variable referenced in

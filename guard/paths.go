@@ -1423,6 +1423,9 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 	case strings.HasSuffix(p, "/app/etc/env.php") && !a.inWork(p):
 		return "a shop's database password and encryption key (" + s + ")", true
 	}
+	if d := serviceSecretFile(lower(p), lower(base)); d != "" && !a.inWork(p) {
+		return d + " (" + s + ")", true
+	}
 	if (base == ".env" || strings.HasSuffix(base, ".env") || strings.HasPrefix(base, ".env.") && !exampleFileName(base)) && !a.inWork(p) &&
 		(strings.HasPrefix(p, "/srv/") || strings.HasPrefix(p, "/opt/") || strings.HasPrefix(p, "/var/www/") || strings.HasPrefix(p, "/etc/")) {
 		// /srv/api/shared/.env, /etc/app/secrets.env: a deployed
@@ -1707,4 +1710,26 @@ func namedSSHKey(base string) bool {
 		}
 	}
 	return false
+}
+
+// serviceSecretFile names a server program's own store of passwords or
+// keys at its documented place (p and base lower case), or "".
+func serviceSecretFile(p, base string) string {
+	switch {
+	case base == "authd.pass" && strings.Contains(p, "/ossec/"):
+		return "the security agents' enrollment password"
+	case (base == "secrets.tdb" || base == "passdb.tdb") && strings.Contains(p, "/samba/"):
+		return "Samba's machine and account secrets"
+	case base == "masterpw.info" || base == "users.xml" && strings.Contains(p, "/security/usergroup/"):
+		return "GeoServer's master password or user store"
+	case base == "publish.password":
+		return "a streaming server's publishing passwords"
+	case strings.Contains(p, "/config-store/security/"):
+		return "ArcGIS Server's administrator credentials"
+	case base == "splunk.secret" || strings.HasSuffix(p, "/etc/auth/passwd") && strings.Contains(p, "splunk"):
+		return "Splunk's encryption key or password file"
+	case strings.HasPrefix(base, "appsettings.production") && strings.HasSuffix(base, ".json"):
+		return "a deployed app's production settings (connection strings, keys)"
+	}
+	return ""
 }

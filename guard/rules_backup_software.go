@@ -12,7 +12,7 @@ import (
 var backupSoftwareRules = []*rule{
 	{ID: "backup-catalog-destroyed", Level: LevelCritical, Category: CategoryFileDelete, Description: "expiring, deleting, purging or relabelling a backup server's backups or tapes (their data can no longer be restored)",
 		Suggestions: []string{"List the images or volumes first and expire one named image after a second look", "Let the retention policy expire backups"},
-		names:       names("bpexpdate", "bpexpdate.exe", "bplabel", "bplabel.exe", "nbdelete", "amlabel", "qdelete", "bconsole", "erase-vbrtapemedium", "tar"),
+		names:       names("bpexpdate", "bpexpdate.exe", "bplabel", "bplabel.exe", "nbdelete", "amlabel", "qdelete", "bconsole", "erase-vbrtapemedium", "tar", "rman"),
 		partial:     true, // tar's other deletes stay the file rules'
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
@@ -54,6 +54,22 @@ var backupSoftwareRules = []*rule{
 						if len(f) > 1 && (strings.HasPrefix(f[1], "volume") || strings.HasPrefix(f[1], "jobid") || strings.HasPrefix(f[1], "job") || strings.HasPrefix(f[1], "pool")) {
 							return true, "bconsole " + strings.TrimSpace(l)
 						}
+					}
+				}
+			case "rman":
+				// echo "DELETE NOPROMPT BACKUP;" | rman target /: Oracle's
+				// backups or archived logs deleted (DELETE OBSOLETE and
+				// DELETE EXPIRED keep to the retention policy)
+				if c.in.kind != flowText {
+					return false, ""
+				}
+				for _, st := range strings.Split(strings.ToUpper(c.in.text), ";") {
+					f := strings.Fields(st)
+					if len(f) < 2 || f[0] != "DELETE" && !(f[0] == "DROP" && f[1] == "DATABASE") {
+						continue
+					}
+					if f[0] == "DROP" || !hasAnyWord(f, "OBSOLETE", "EXPIRED") && hasAnyWord(f, "BACKUP", "BACKUPSET", "ARCHIVELOG", "COPY", "DATAFILECOPY") {
+						return true, "rman " + strings.Join(f, " ")
 					}
 				}
 			case "erase-vbrtapemedium":

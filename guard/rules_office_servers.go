@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strings"
 )
 
@@ -117,9 +118,14 @@ var officeServerRules = []*rule{
 				ops := plainWords(low)
 				if len(ops) > 1 && ops[0] == "share" && hasAnyWord(low, "/delete", "/d") && c.remote {
 					// psexec \\FS01 net share Finance /delete: a file
-					// server's share taken away from its users (a share
-					// this machine made for the project is its own)
+					// server's share taken away from its users
 					return true, "the network share " + ops[1] + " removed on another machine"
+				}
+				if len(ops) > 1 && ops[0] == "share" && hasAnyWord(low, "/delete", "/d") && !scratchName(ops[1]) && !projectShare(a, ops[1]) {
+					// net share Engineering /delete: the share its users
+					// map (a share named for the project, or a scratch
+					// one, is the project's own)
+					return true, "the network share " + ops[1] + " removed"
 				}
 				switch {
 				case len(ops) > 1 && ops[0] == "ads" && ops[1] == "leave":
@@ -159,6 +165,13 @@ var officeServerRules = []*rule{
 			}
 			return false, ""
 		}},
+}
+
+// projectShare reports a share named for the project (its work
+// directory's last element, or a name that contains it).
+func projectShare(a *analysis, name string) bool {
+	base := strings.ToLower(path.Base(strings.ReplaceAll(a.workDir, `\`, "/")))
+	return base != "" && base != "/" && base != "." && strings.Contains(strings.ToLower(name), base)
 }
 
 func init() { ruleSets = append(ruleSets, officeServerRules) }

@@ -441,7 +441,7 @@ var systemRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "db-server-disrupted", Level: LevelHigh, Category: CategorySystem, Description: "taking a shared database server out of service or weakening its copies (shut down, sessions killed, a replica made writable, replication cut)",
+	{ID: "db-server-disrupted", Level: LevelHigh, Category: CategorySystem, Description: "taking a shared database server out of service or weakening its copies and safeguards (shut down, sessions killed, a replica made writable, replication cut, its audit or triggers off)",
 		Suggestions: []string{"Leave the server's operation to its administrators", "Try it on a local or staging server"},
 		names:       dbClients,
 		match: func(a *analysis, c *cmd) (bool, string) {

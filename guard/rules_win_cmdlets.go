@@ -382,6 +382,10 @@ func devSecretName(n string) bool {
 
 func cmdletScratch(args []string) bool {
 	for _, w := range args {
+		if strings.HasPrefix(w, `\\`) || strings.HasPrefix(w, "//") {
+			// \\arkdesign.local\dfs: an Active Directory domain's .local
+			w = strings.ReplaceAll(lower(w), ".local", "")
+		}
 		if !strings.HasPrefix(w, "-") && scratchName(strings.ReplaceAll(w, "example.", "")) {
 			return true
 		}

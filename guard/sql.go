@@ -730,7 +730,7 @@ func scanSQLText(text string, s *sqlScan) {
 		switch f[0] {
 		case "DROP":
 			switch f[1] {
-			case "DATABASE", "SCHEMA", "KEYSPACE":
+			case "DATABASE", "SCHEMA", "KEYSPACE", "TABLESPACE":
 				s.dropDB = trimSQL(st)
 			case "TABLE", "COLLECTION":
 				s.dropTable = trimSQL(st)
@@ -1053,6 +1053,16 @@ func serverStoppedOf(text string) string {
 	case strings.Contains(u, "ALTER SYSTEM SET") && (strings.Contains(u, "FSYNC = OFF") || strings.Contains(u, "FSYNC=OFF") || strings.Contains(u, "FSYNC TO OFF") ||
 		strings.Contains(u, "FULL_PAGE_WRITES = OFF") || strings.Contains(u, "FULL_PAGE_WRITES=OFF")):
 		return "the server's crash safety switched off (a crash corrupts it)"
+	case strings.Contains(u, "SET RECOVERY SIMPLE"):
+		// SQL Server's log backups end: no restore to a point in time
+		return "point-in-time restores cut (recovery model SIMPLE)"
+	case strings.Contains(u, "DISABLE TRIGGER ALL"):
+		return "every trigger of a table switched off (the audit and checks they keep)"
+	case (strings.Contains(u, "SERVER AUDIT") || strings.Contains(u, "AUDIT SPECIFICATION")) && (strings.Contains(u, "STATE = OFF") || strings.Contains(u, "STATE=OFF")),
+		strings.Contains(u, "DROP SERVER AUDIT"), strings.Contains(u, "DROP DATABASE AUDIT SPECIFICATION"), strings.Contains(u, "DROP SERVER AUDIT SPECIFICATION"):
+		return "the server's audit switched off"
+	case strings.Contains(u, "AUDIT_TRAIL") && strings.Contains(u, "ALTER SYSTEM") && strings.Contains(u, "NONE"), strings.HasPrefix(strings.TrimSpace(u), "NOAUDIT ALL"):
+		return "the database's audit trail switched off"
 	case strings.Contains(u, "DROP SUBSCRIPTION") || strings.Contains(u, "ALTER SUBSCRIPTION") && strings.Contains(u, " SKIP "):
 		return "a logical replication subscription dropped or skipped (the replica stops following, or loses changes)"
 	}

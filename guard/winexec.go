@@ -811,6 +811,15 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 					// appsettings.Production.json) by name
 					d, _ = a.sensitive(sp, a.cwd)
 				}
+				if d == "" && (cl == wpOutside || cl == wpRoot || cl == wpSystem || cl == wpSystemSub) && !strings.Contains(path.Base(sp), ".") {
+					// \\fs01\finance\BankFiles, C:\Program Files\X\etc\auth\*:
+					// a folder of a share or of the machine, archived
+					// (uploading it later sends the whole folder)
+					if a.files == nil {
+						a.files = make(map[string]flow)
+					}
+					a.files[a.winAbs(dst.s)] = flow{kind: flowLocal, what: "an archive of " + s, tree: true}
+				}
 				if d != "" || cl == wpHome || cl == wpSecrets || cl == wpWorkDir {
 					// the profile, a key store or the whole repository:
 					// its code and whatever secrets it keeps (a file
@@ -1561,6 +1570,13 @@ func (ws *winState) winTruncate(c *cmd, w word) {
 	}
 	if cl, _ := a.winClassify(p); cl != wpInside {
 		if cl != wpWorkDir && p != "" && !winTempPath(p) && !winNullSource(w.s) {
+			if cl == wpOutside && strings.Contains(path.Base(p), ".") {
+				// Set-Content \\fs01\eng\Tower.rvt -Value $null: a file of a
+				// share or another drive emptied (its content has no
+				// copy in the project)
+				ws.emitWin(c, "win-delete-outside", winNative(p)+" emptied")
+				return
+			}
 			// a file outside the project emptied is lost as surely as
 			// deleted: judged as its deletion
 			ws.winDelete(c, []word{w}, false, false)

@@ -1091,6 +1091,11 @@ func (a *analysis) winSensitive(p string) (string, bool) {
 		if d := profileTokenStore(p); d != "" {
 			return d, true
 		}
+		if d := serviceSecretFile(low, path.Base(low)); d != "" {
+			// a server program's own store (C:\inetpub\app\appsettings.Production.json,
+			// Wowza's conf\publish.password)
+			return d + " " + p, true
+		}
 		// the stores POSIX clients keep in the home, which their Windows
 		// builds keep in the profile too (.kaggle/kaggle.json, .netrc)
 		if h := a.winHome(); h != "" && strings.HasPrefix(p, strings.ToLower(h)+"/") {
