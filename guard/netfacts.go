@@ -625,6 +625,7 @@ var serviceAliases = map[string][]string{
 	"meta": {"facebook.com", "instagram.com", "whatsapp.com", "fb.com"}, "fb": {"facebook.com"}, "ig": {"instagram.com", "facebook.com"},
 	"gtm": {"googleapis.com"}, "gads": {"googleapis.com"}, "ga4": {"googleapis.com", "google-analytics.com"}, "gcp": {"googleapis.com"},
 	"cio": {"customer.io"}, "msgraph": {"graph.microsoft.com"}, "sfdc": {"salesforce.com", "force.com"}, "amp": {"amplitude.com"},
+	"vonage": {"nexmo.com", "vonage.com"}, "nexmo": {"nexmo.com", "vonage.com"},
 }
 
 // hostLabelNamed reports a host one of whose labels is word, or begins

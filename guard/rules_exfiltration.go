@@ -2996,7 +2996,7 @@ var (
 // foreignDestination is the first of c's destinations that the secret
 // variable n does not belong to (see foreignToIssuer), or "".
 func foreignDestination(n string, c *cmd) string {
-	if !knownIssuer(n) && authHeaderHolds(c, n) {
+	if !knownIssuer(n) && (authHeaderHolds(c, n) || credentialParamHolds(c, n)) {
 		return "" // the request's own credential (see knownIssuer)
 	}
 	for _, h := range destinations(c) {
@@ -3025,6 +3025,54 @@ func authHeaderHolds(c *cmd, n string) bool {
 		name, _, ok := strings.Cut(v, ":")
 		if ok && psAuthHeader(name) && strings.Contains(lower(v), lower(n)) {
 			return true
+		}
+	}
+	return false
+}
+
+// credentialParamHolds reports a request parameter of c's that signs it
+// in (token=, api_key=, password=) and holds the variable n: ArcGIS's
+// ?f=json&token=$AGS_TOKEN, Kannel's status.txt?password=$KANNEL_PASS.
+func credentialParamHolds(c *cmd, n string) bool {
+	api := false
+	for _, u := range urlArgs(c.args()) {
+		// an API's endpoint (/arcgis/admin/machines, /status.txt), not
+		// a collector's bare root or one word (evil.example/, /expo)
+		l := u[strings.Index(u, "://")+3:]
+		p := ""
+		if i := strings.IndexByte(l, '/'); i >= 0 {
+			p = l[i+1:]
+		}
+		if i := strings.IndexAny(p, "?#"); i >= 0 {
+			p = p[:i]
+		}
+		p = strings.Trim(p, "/")
+		if strings.Contains(p, "/") || strings.Contains(p, ".") {
+			api = true
+		}
+	}
+	if !api {
+		return false
+	}
+	for _, w := range c.args() {
+		l := lower(w.s)
+		for i := strings.Index(l, lower(n)); i > 0; {
+			j := i - 1
+			if l[j] == '{' {
+				j--
+			}
+			if j > 0 && l[j] == '$' && l[j-1] == '=' {
+				k := strings.LastIndexAny(l[:j-1], "?&\"' ")
+				switch l[k+1 : j-1] {
+				case "token", "access_token", "api_key", "apikey", "key", "api_secret", "secret", "password", "pass", "auth", "private_token":
+					return true
+				}
+			}
+			next := strings.Index(l[i+1:], lower(n))
+			if next < 0 {
+				break
+			}
+			i += 1 + next
 		}
 	}
 	return false

@@ -38,8 +38,8 @@ var netDeviceRules = []*rule{
 
 func init() { ruleSets = append(ruleSets, netDeviceRules) }
 
-var netDeviceNames = names("ssh", "plink", "vtysh", "birdc", "birdc6", "cli", "clish", "vbash", "python", "python3", "ansible", "snmpset",
-	"gnmic", "gnmic.exe", "invoke-sshcommand", "gobgp")
+var netDeviceNames = names("ssh", "plink", "vtysh", "birdc", "birdc6", "cli", "clish", "vbash", "python", "python3", "py", "ansible", "snmpset",
+	"gnmic", "gnmic.exe", "invoke-sshcommand", "gobgp", "clogin", "jlogin", "hlogin", "flogin", "alogin", "nlogin", "netmiko-cfg")
 
 // netKind is what a device's command line does.
 type netKind int
@@ -74,6 +74,8 @@ var netLines = []struct {
 	{netDestroy, regexp.MustCompile(`^no neighbor \S+ (route-map|prefix-list|filter-list|distribute-list) \S+ out\b|^network 0\.0\.0\.0/0\b|^ip route 0\.0\.0\.0/0 null0\b|^clear configuration commits\b|^format (flash|bootflash|disk0|nvram|slot0|usb0):|^/file remove\b|^(run )?bash .*\brm -[a-z]*[rf]|^start shell .*\brm -[a-z]*[rf]?`)},
 	{netWeaken, regexp.MustCompile(`^no rpki\b|^no neighbor \S+ password\b|^no bgp (bestpath|reject-as-sets)|^/ip dns set .*\ballow-remote-requests=yes\b|^protocol http$|^no ip (ssh|http) (authentication|secure-server)\b`)},
 	{netDestroy, regexp.MustCompile(`^gobgp global policy export (del\b|set default accept\b)|^gobgp global rib del -a\b`)},
+	// a voice gateway's dial peers removed (its calls stop)
+	{netDestroy, regexp.MustCompile(`^no dial-peer voice\b`)},
 	{netDisrupt, regexp.MustCompile(`^gobgp neighbor del\b|^clear (ip )?bgp (ipv4 |ipv6 |vpnv4 |l2vpn evpn )?(unicast )?(\*|all)( |$)|^neighbor \S+ shutdown\b|^request system (reboot|halt|power-off)\b|^reload( in \d+)?$|^config wlan disable\b|^shutdown all\b`)},
 }
 
@@ -178,7 +180,19 @@ func netDeviceLines(c *cmd) (lines []string, special netKind, note string) {
 		return lines, netNone, ""
 	case "birdc", "birdc6":
 		return []string{joinWords(args[skipOpts(args, 0, optSpec{short: "s"}):])}, netNone, ""
-	case "python", "python3":
+	case "clogin", "jlogin", "hlogin", "flogin", "alogin", "nlogin":
+		// RANCID's login scripts: -c 'cmd;cmd' runs on each device named
+		// (a lab's devices, containerlab's clab- nodes, are the test's)
+		if v, ok := optValue(args, "-c", ""); ok && !labDevices(args) {
+			return netDeviceText(v), netNone, ""
+		}
+		return nil, netNone, ""
+	case "netmiko-cfg":
+		if v, ok := optValue(args, "", "cmd"); ok && !labDevices(args) {
+			return netDeviceText(v), netNone, ""
+		}
+		return nil, netNone, ""
+	case "python", "python3", "py":
 		code, ok := optValue(args, "-c", "")
 		if !ok || !netAutomation.MatchString(code) {
 			return nil, netNone, ""
@@ -190,6 +204,8 @@ func netDeviceLines(c *cmd) (lines []string, special netKind, note string) {
 		case strings.Contains(code, "edit_config(") && strings.Contains(strings.ReplaceAll(code, `"`, "'"), "default_operation='replace'") &&
 			(strings.Contains(code, "<config/>") || strings.Contains(code, "<config></config>")):
 			return lines, netDestroy, "a device's configuration replaced with an empty one (NETCONF)"
+		case strings.Contains(code, "load_replace_candidate(") && strings.Contains(code, "commit_config("):
+			return lines, netDestroy, "a device's whole configuration replaced and committed (NAPALM)"
 		case strings.Contains(code, "replace=True") && strings.Contains(code, "dry_run=False"):
 			return lines, netDestroy, "a device's whole configuration replaced for real (NAPALM, dry_run=False)"
 		case strings.Contains(code, "nventory") && (strings.Contains(code, ".password") || strings.Contains(code, "'password'")) && strings.Contains(code, "print("):
@@ -246,6 +262,21 @@ func netDeviceLines(c *cmd) (lines []string, special netKind, note string) {
 		}
 	}
 	return nil, netNone, ""
+}
+
+// labDevices reports a device list naming a lab's device: containerlab's
+// clab- nodes, a name with lab in it, this machine.
+func labDevices(args []word) bool {
+	for _, w := range args {
+		l := lower(w.s)
+		if strings.HasPrefix(l, "-") || strings.ContainsAny(l, " ;'\"") {
+			continue
+		}
+		if strings.HasPrefix(l, "clab-") || strings.Contains(l, "lab") || l == "localhost" || strings.HasPrefix(l, "127.") {
+			return true
+		}
+	}
+	return false
 }
 
 // gnmiSet judges gnmic set: a path deleted (a protocol, an ACL, a

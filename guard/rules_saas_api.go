@@ -11,6 +11,40 @@ import (
 // private thing made public, an account made an administrator, alerting
 // or a production switch turned off.
 var saasAPIRules = []*rule{
+	{ID: "api-action-disrupts", Level: LevelHigh, Category: CategorySystem, Description: "an API call whose endpoint stops, uninstalls, decommissions, wipes or resets what it names",
+		Suggestions: []string{"Do it from the service's console, where it shows what it stops", "Try the call on a sandbox or staging account first"},
+		names:       httpClients,
+		partial:     true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// POST .../arcgis/admin/machines/GIS01/stop, .../agents/actions/
+			// uninstall, .../connections/reset: the last step of the path
+			// is the action (a GET reads it; a review app's environment
+			// stopped, a sandbox's or this machine's, passes)
+			h, ok := readHTTPCall(c)
+			if !ok || h.url == "" || h.method == "" || h.method == "GET" || h.method == "HEAD" || h.scratch() {
+				return false, ""
+			}
+			p := h.url
+			if i := strings.Index(p, "://"); i >= 0 {
+				p = p[i+3:]
+			}
+			if i := strings.IndexAny(p, "?#"); i >= 0 {
+				p = p[:i]
+			}
+			p = strings.TrimRight(lower(p), "/")
+			i := strings.LastIndexByte(p, '/')
+			if i < 0 {
+				return false, ""
+			}
+			switch p[i+1:] {
+			case "stop", "shutdown", "uninstall", "decommission", "terminate", "wipe", "destroy", "purge", "kill", "reset", "factory-reset", "factoryreset":
+				if strings.Contains(p, "/environments/") {
+					return false, "" // a review app's environment stopped
+				}
+				return true, h.method + " " + h.url
+			}
+			return false, ""
+		}},
 	{ID: "api-made-public", Level: LevelHigh, Category: CategoryPermission, Description: "making a private channel, dashboard, report or site public through a service's API",
 		Suggestions: []string{"Share it with the people who need it", "Ask the owner before publishing"},
 		names:       httpClients,

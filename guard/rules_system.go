@@ -1961,6 +1961,48 @@ var systemRules = []*rule{
 			}
 			return len(c.operands()) > 0, j
 		}},
+	{ID: "production-host-crippled", Level: LevelHigh, Category: CategorySystem, Description: "removing a production server's packages or dropping the traffic it serves, on that server",
+		Suggestions: []string{"Change production servers through their configuration management", "Try it on a staging server first"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// ssh root@sbc1.prod.example.com 'iptables -I INPUT -p udp
+			// --dport 5060 -j DROP', ssh root@pbx01.prod 'yum -y remove
+			// asterisk*': run on a host that names production
+			if !c.remote || !touchesProduction(c) && a.prodTarget == 0 || c.dryRun {
+				return false, ""
+			}
+			low := c.lowerArgs()
+			switch c.name {
+			case "iptables", "ip6tables":
+				// a chain's traffic dropped (one source address blocked
+				// is an answer to an attack)
+				if (hasWord(c.args(), "-I") || hasWord(c.args(), "-A")) && (hasWord(c.args(), "DROP") || hasWord(c.args(), "REJECT")) &&
+					!hasWord(c.args(), "-s") && !hasWord(c.args(), "--source") {
+					return true, c.name + " " + joinWords(c.args())
+				}
+			case "rpm":
+				if hasWord(c.args(), "-e") || hasWord(c.args(), "--erase") {
+					return true, "rpm " + joinWords(c.args())
+				}
+			case "yum", "dnf", "apt-get", "apt", "zypper", "apk":
+				ops := plainWords(low)
+				if len(ops) > 1 && (ops[0] == "remove" || ops[0] == "purge" || ops[0] == "erase" || ops[0] == "del") && !hasWord(c.args(), "--assumeno") {
+					return true, c.name + " " + strings.Join(ops, " ")
+				}
+			default:
+				// kamctl stop, opensips-cli -x mi kill, a server's own
+				// control program told to stop it
+				if ops := plainWords(low); len(ops) > 0 && len(ops) <= 3 && ctlName(c.name) && (ops[len(ops)-1] == "stop" || ops[len(ops)-1] == "shutdown" || ops[len(ops)-1] == "kill" || ops[len(ops)-1] == "halt") {
+					return true, c.name + " " + strings.Join(ops, " ")
+				}
+			}
+			return false, ""
+		}},
+}
+
+// ctlName reports a server's control program by its name (kamctl,
+// opensips-cli, rabbitmqctl, asadmin).
+func ctlName(n string) bool {
+	return strings.HasSuffix(n, "ctl") || strings.HasSuffix(n, "-cli") || strings.HasSuffix(n, "admin") || strings.HasSuffix(n, "adm")
 }
 
 // nodeTLSOff is Node's certificate check turned off in a session
