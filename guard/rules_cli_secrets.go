@@ -59,6 +59,9 @@ var cliSecretRules = []*rule{
 			if what := querySecretField(c); what != "" && shownOnTerminal(c) {
 				return true, what
 			}
+			if what := keystoreShown(c); what != "" && shownOnTerminal(c) {
+				return true, what
+			}
 			if cliSecretPrintExempt[c.name] || psCmdlet(c.name) || !secretWordIn(c) {
 				return false, ""
 			}
@@ -802,6 +805,22 @@ var secretAskWords = newKeywords("token", "secret", "passw", "key", "printenv", 
 
 // cliSecretPrinted reports what secret a client's subcommand words ask
 // it to print, or "".
+// keystoreShown names a server's own keystore or secret decrypted onto
+// the output: elasticsearch-keystore show, splunk show-decrypted.
+func keystoreShown(c *cmd) string {
+	switch c.name {
+	case "elasticsearch-keystore", "opensearch-keystore", "logstash-keystore":
+		if ops := c.operands(); len(ops) > 1 && ops[0].s == "show" {
+			return c.name + " show " + ops[1].s
+		}
+	case "splunk":
+		if hasWord(c.args(), "show-decrypted") {
+			return "splunk show-decrypted"
+		}
+	}
+	return ""
+}
+
 func cliSecretPrinted(c *cmd) string {
 	args, low := c.args(), c.lowerArgs()
 	var sub []string

@@ -270,7 +270,7 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "files-copied-to-address", Level: LevelHigh, Category: CategoryExfiltration, Description: "copying the machine's files (not the project's) to a bare IP address",
+	{ID: "files-copied-to-address", Level: LevelHigh, Category: CategoryExfiltration, Description: "copying the machine's files (not the project's) to a bare IP address or a home machine's dynamic-DNS name",
 		Suggestions: suggExfil, names: names("scp", "rsync", "pscp"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			// scp /var/log/app.log ops@203.0.113.8:/srv/, rsync -az
@@ -282,7 +282,7 @@ var exfiltrationRules = []*rule{
 				return false, ""
 			}
 			last := ops[len(ops)-1].s
-			if !isRemoteSpec(last) || !isPublicIP(hostOf(last)) {
+			if !isRemoteSpec(last) || !isPublicIP(hostOf(last)) && !dynamicDNSHost(hostOf(last)) {
 				return false, ""
 			}
 			for _, w := range ops[:len(ops)-1] {
@@ -3024,6 +3024,18 @@ func authHeaderHolds(c *cmd, n string) bool {
 		}
 		name, _, ok := strings.Cut(v, ":")
 		if ok && psAuthHeader(name) && strings.Contains(lower(v), lower(n)) {
+			return true
+		}
+	}
+	return false
+}
+
+// dynamicDNSHost reports a host under a free dynamic-DNS domain: a home
+// machine's name (home-nas.duckdns.org), not a company's server.
+func dynamicDNSHost(h string) bool {
+	h = lower(h)
+	for _, d := range [...]string{".duckdns.org", ".no-ip.org", ".no-ip.com", ".ddns.net", ".dyndns.org", ".hopto.org", ".zapto.org", ".sytes.net", ".myftp.org", ".mooo.com", ".freeddns.org", ".dynu.net"} {
+		if strings.HasSuffix(h, d) {
 			return true
 		}
 	}

@@ -385,6 +385,33 @@ func init() { ruleSets = append(ruleSets, saasAPIRules, bulkMessageRules) }
 // SMS or mail API. Whatever the text, it is spam or phishing in the
 // company's name, and it cannot be unsent.
 var bulkMessageRules = []*rule{
+	{ID: "telephony-account-disrupted", Level: LevelCritical, Category: CategorySystem, Description: "closing or suspending a telephony account, ending every live call, removing a messaging service or opening a SIP trunk to every address (Twilio)",
+		Suggestions: []string{"Change the account from the Twilio console, where it shows what depends on it", "End one named call"},
+		names:       names("twilio"),
+		partial:     true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			p := c.operands()
+			if len(p) == 0 || !strings.HasPrefix(p[0].s, "api:") || helpAsked(c.lowerArgs()) {
+				return false, ""
+			}
+			res := p[0].s
+			status, _ := optValue(c.args(), "", "status")
+			switch {
+			case strings.HasSuffix(res, ":accounts:update") && (status == "closed" || status == "suspended"):
+				return true, "twilio " + res + " --status " + status
+			case (strings.HasSuffix(res, ":calls:update") || strings.HasSuffix(res, ":conferences:update")) && (status == "completed" || status == "canceled") &&
+				strings.Contains(a.srcLow(), ":list"):
+				return true, "every listed call ended (" + res + ")"
+			case strings.HasSuffix(res, ":services:remove") && strings.Contains(res, "messaging"):
+				return true, "twilio " + res
+			case strings.HasSuffix(res, ":ip-addresses:create"):
+				ip, _ := optValue(c.args(), "", "ip-address")
+				if n, ok := optValue(c.args(), "", "cidr-prefix-length"); ip == "0.0.0.0" || ok && n == "0" {
+					return true, "a SIP access list opened to every address"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "mass-message-sent", Level: LevelCritical, Category: CategorySystem, Description: "sending a message to every contact of a list (customers, users, phone numbers) through an SMS or mail service",
 		Suggestions: []string{"Send campaigns through the service's reviewed campaign tools, with consent and unsubscribe", "Send one test message to yourself"},
 		names:       names(append([]string{"twilio", "aws", "sendgrid", "mailgun"}, httpClients...)...),

@@ -1336,6 +1336,21 @@ var systemRules = []*rule{
 			if len(c.words) < 2 {
 				return false, ""
 			}
+			switch c.name {
+			case "csuninstalltool":
+				return true, "CrowdStrike's uninstaller"
+			case "sysmon", "sysmon64":
+				// sysmon -u: the driver removed; -c with a downloaded
+				// configuration: what it records replaced
+				low := c.lowerArgs()
+				if hasAnyWord(low, "-u", "/u") {
+					return true, c.name + " -u"
+				}
+				if v, ok := optValue(c.args(), "-c", ""); ok && (strings.Contains(lower(v), `\downloads\`) || strings.Contains(lower(v), `	emp\`) || strings.Contains(lower(v), "/downloads/")) {
+					return true, c.name + " -c " + v
+				}
+				return false, ""
+			}
 			for i, l := range c.lowerArgs() {
 				if i > 2 {
 					break
@@ -1343,7 +1358,9 @@ var systemRules = []*rule{
 				switch l {
 				case "stop", "disable", "unload", "kill", "shutdown", "uninstall", "--stop", "--disable", "--unload", "-stop":
 					// the name last: most commands have no such word
-					if securityAgent(c.name) {
+					if securityAgent(c.name) || securityAgent(c.words[0].s) {
+						// (/opt/splunkforwarder/bin/splunk stop: the
+						// forwarder by its folder)
 						return true, c.name + " " + l
 					}
 					// systemextensionsctl uninstall TEAM com.crowdstrike.falcon.Agent:
@@ -2655,7 +2672,7 @@ func securityAgent(name string) bool {
 	l := lower(name)
 	for _, s := range [...]string{"falcon-sensor", "falconctl", "crowdstrike", "sentinelone", "sentinelagent", "sentinelctl", "osquery", "auditd", "wazuh", "ossec", "clamav",
 		"carbonblack", "cb-psc", "mdatp", "elastic-agent", "qualys", "rapid7", "insightagent", "tanium", "cylance", "sophos", "apparmor", "fail2ban", "rkhunter",
-		"falco", "crowdsec", "suricata", "snort", "tripwire",
+		"falco", "crowdsec", "suricata", "snort", "tripwire", "splunkforwarder", "splunkuniversalforwarder", "winlogbeat", "velociraptor",
 		// the machine's automatic security updates
 		"unattended-upgrades", "dnf-automatic", "yum-cron"} {
 		if strings.Contains(l, s) {

@@ -1588,7 +1588,14 @@ var winRules = []*rule{
 				strings.Contains(j, "docker-users") || strings.Contains(j, "hyper-v administrators") || strings.Contains(j, "dnsadmins") ||
 				strings.Contains(j, "server operators") || strings.Contains(j, "account operators")
 			if c.name == "net" || c.name == "net1" {
-				return len(args) > 2 && (args[0] == "localgroup" || args[0] == "group") && admin && hasSw(args, "add"), j
+				// net group "LIMS_Approvers" dev /add /domain: any domain
+				// group's rights (approvers, share owners) handed out
+				domainGroup := args[0] == "group" && hasSw(args, "domain")
+				return len(args) > 2 && (args[0] == "localgroup" || args[0] == "group") && (admin || domainGroup) && hasSw(args, "add"), j
+			}
+			if m, ok := swVal(args, "members"); c.name == "add-adgroupmember" && ok && hasAny(strings.Trim(m, `'"`), "domain users", "authenticated users", "everyone") {
+				// -Members 'Domain Users': every account given the group's rights
+				return true, j
 			}
 			if c.name == "new-azroleassignment" {
 				// Owner and User Access Administrator hand out every right
