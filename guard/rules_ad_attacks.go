@@ -13,6 +13,20 @@ import (
 // practised on; a production domain or a colleague's machine is an
 // intrusion. Responder's analyse mode only listens.
 var adAttackRules = []*rule{
+	{ID: "win-fleet-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running a program on every machine of the domain or of a list (psexec \\\\* or @file)",
+		Suggestions: []string{"Deploy through the software distribution the machines are managed with", "Run it on one named test machine first"},
+		names:       names("psexec", "psexec64", "paexec"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if helpAsked(c.lowerArgs()) {
+				return false, ""
+			}
+			for _, w := range c.args() {
+				if w.s == `\\*` || strings.HasPrefix(w.s, "@") && len(w.s) > 1 {
+					return len(c.args()) > 1, w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "domain-attack", Level: LevelCritical, Category: CategoryPrivilege, Description: "attacking a Windows domain or its hosts (a remote shell, stolen or roasted credentials, rights written into the directory, forged certificates, poisoned name resolution)",
 		Suggestions: []string{"Attack only the lab domain, or targets in a written engagement scope", "Run Responder in analyse mode (-A) to see what would be captured"},
 		names:       adAttackNames(),

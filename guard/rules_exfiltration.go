@@ -30,7 +30,8 @@ func (a *analysis) personalFilesAway(srcs []word, dest, cwd string) (bool, strin
 	}
 	// mydropbox:Personal/work, gdrive-personal:: a storage remote named
 	// for someone's own account
-	personal := !strings.Contains(dest, "://") && strings.Contains(dest, ":") && (hasAny(lower(dest), "personal", "private") || strings.HasPrefix(lower(dest), "my"))
+	// (MEGA's consumer storage, mega:dump, too)
+	personal := !strings.Contains(dest, "://") && strings.Contains(dest, ":") && (hasAny(lower(dest), "personal", "private") || strings.HasPrefix(lower(dest), "my") || strings.HasPrefix(lower(dest), "mega"))
 	for _, w := range srcs {
 		p := a.absPath(strings.TrimSuffix(strings.ReplaceAll(w.s, `\`, "/"), "/"), cwd)
 		if p == "" {
@@ -65,6 +66,9 @@ func (a *analysis) personalFilesAway(srcs []word, dest, cwd string) (bool, strin
 // has left.
 func serverDataPath(p string) bool {
 	l := strings.ToLower(p)
+	if strings.HasPrefix(l, "//") && strings.Count(l, "/") >= 3 {
+		return true // \\nas01\media\...: a file server's share
+	}
 	for _, pre := range [...]string{"/var/lib/", "/var/vmail", "/var/mail", "/var/spool/mail", "/srv/", "/data/", "/mnt/", "/media/", "/var/opt/", "/var/backups", "/backup", "/export/"} {
 		if strings.HasPrefix(l, pre) || l+"/" == pre {
 			return true

@@ -1475,7 +1475,7 @@ func (ws *winState) projectDelete(p string, wide, filtered bool) string {
 		// the local database's rows: the data the developer works with;
 		// the key its releases are signed with
 		return "win-delete-project"
-	case nestedBuildOutput(rel):
+	case nestedBuildOutput(rel) || scratchSegment(rel):
 		return ""
 	case wide && !filtered && (!strings.Contains(base, ".") || ws.dirTargets):
 		return "win-delete-project"
@@ -1483,6 +1483,19 @@ func (ws *winState) projectDelete(p string, wide, filtered bool) string {
 		return "win-delete-project"
 	}
 	return ""
+}
+
+// scratchSegment reports a project path with a folder named as temporary
+// or a cache (proxies\_tmp, resolve-cache\CacheClip): what its program
+// makes again.
+func scratchSegment(rel string) bool {
+	for _, seg := range strings.Split(strings.ToLower(rel), "/") {
+		t := strings.Trim(seg, "_.-")
+		if t == "tmp" || t == "temp" || t == "cache" || strings.HasSuffix(t, "-cache") || strings.HasSuffix(t, "_cache") {
+			return true
+		}
+	}
+	return false
 }
 
 // psJSONNames matches a file read, parsed and cut to its names:
