@@ -292,3 +292,27 @@ func TestRound55FleetAndPersonalStorage(t *testing.T) {
 		`rclone copy /mnt/fs01/Projects s3-archive:projects --dry-run`,
 	})
 }
+
+// Map servers and open-data portals: GeoServer's data opened to every
+// role, its ADMIN role granted, a service switched off; a shapefile loaded
+// into a shared database in drop-and-recreate mode; a CKAN portal's
+// datasets purged or its database cleaned; a render farm's jobs deleted.
+// Reads, a local database, a local portal and a job suspended pass.
+func TestRound55MapServersPortalsAndFarms(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -u admin:$GS_PASS -X POST -H 'Content-Type: application/json' -d '{"*.*.w":"*"}' https://maps.city.gov/geoserver/rest/security/acl/layers`, CategoryPermission, "gis-server-opened", LevelHigh},
+		{`curl -u admin:$GS_PASS -X POST https://maps.city.gov/geoserver/rest/security/roles/role/ADMIN/user/contractor01`, CategoryPermission, "gis-server-opened", LevelHigh},
+		{`shp2pgsql -d -s 2263 data/parcels.shp public.parcels | psql -h pgis-prod.city.gov -d gis`, CategoryDatabaseDestroy, "gis-table-reloaded", LevelCritical},
+		{`ckanapi action dataset_purge id=permits-2020 -r https://data.city.gov -a $CKAN_API_TOKEN`, CategoryDatabaseDestroy, "open-data-purged", LevelHigh},
+		{`deadlinecommand -DeleteJob 64f1c0e2a9b3d4001e7f5a21`, CategorySystem, "render-farm-jobs-deleted", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -u admin:$GS_PASS https://maps.city.gov/geoserver/rest/security/acl/layers.json`,
+		`shp2pgsql -d -s 2263 data/parcels.shp public.parcels | psql -h localhost -d gis_dev`,
+		`shp2pgsql -c -s 2263 data/parcels.shp public.parcels_2024 | psql -h pgis-prod.city.gov -d gis`,
+		`ckanapi action dataset_purge id=permits-2020 -r http://localhost:5000`,
+		`ckanapi action package_show id=permits-2020 -r https://data.city.gov`,
+		`deadlinecommand -SuspendJob 64f1c0e2a9b3d4001e7f5a21`,
+	})
+}

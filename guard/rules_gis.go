@@ -47,6 +47,41 @@ var gisRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "gis-server-opened", Level: LevelHigh, Category: CategoryPermission, Description: "opening a map server's data or services to every role, making an account its administrator, or switching a service off (GeoServer's REST API)",
+		Suggestions: []string{"Change GeoServer's security from its admin pages, role by role", "Try it on a local GeoServer first"},
+		names:       httpClients,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			h, ok := readHTTPCall(c)
+			if !ok || h.method == "" || h.method == "GET" || !strings.Contains(h.url, "/geoserver/") || h.scratch() {
+				return false, ""
+			}
+			u, body := lower(h.url), strings.ReplaceAll(lower(h.body), " ", "")
+			switch {
+			case strings.Contains(u, "/rest/security/acl/") && (strings.Contains(body, `":"*"`) || strings.Contains(body, ">*<")):
+				return true, "every role allowed (" + h.url + ")"
+			case strings.Contains(u, "/rest/security/roles/role/admin") && strings.Contains(u, "/user/"):
+				return true, "GeoServer's ADMIN role granted (" + h.url + ")"
+			case strings.Contains(u, "/rest/services/") && strings.Contains(body, "<enabled>false</enabled>"), strings.Contains(u, "/gwc/rest/masstruncate"):
+				return true, h.method + " " + h.url
+			}
+			return false, ""
+		}},
+	{ID: "gis-table-reloaded", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "a shapefile or raster loaded into a shared database in drop-and-recreate mode (shp2pgsql -d, raster2pgsql -d): the table dropped first",
+		Suggestions: []string{"Load into a new table (-c) and swap after checking it", "Try it against a local database first"},
+		names:       names("psql"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.pipe == nil || c.stage == 0 {
+				return false, ""
+			}
+			prev := c.pipe[c.stage-1]
+			if prev == nil || prev.name != "shp2pgsql" && prev.name != "raster2pgsql" || !hasWord(prev.args(), "-d") {
+				return false, ""
+			}
+			if h, ok := optValue(c.args(), "-h", "host"); !ok || isLocalHost(h) || scratchName(h) || a.testScoped(c) {
+				return false, ""
+			}
+			return true, prev.name + " -d into " + joinWords(c.args())
+		}},
 	{ID: "gis-token-printed", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing an ArcGIS organisation's session token",
 		Suggestions: []string{"Let the API sign its own requests; do not print the token"},
 		names:       names("python", "python3", "py", "propy"),

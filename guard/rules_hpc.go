@@ -10,6 +10,37 @@ import (
 // control switched off. A job or an array the command names passes,
 // and so do queries (squeue, sacct, sinfo, sacctmgr show).
 var hpcRules = []*rule{
+	{ID: "render-farm-jobs-deleted", Level: LevelHigh, Category: CategorySystem, Description: "deleting a render farm's jobs or shows (Deadline, OpenCue): the queue's work and its settings lost",
+		Suggestions: []string{"Suspend the job instead (deadlinecommand -SuspendJob)", "Leave the queue to the farm's wranglers"},
+		names:       names("deadlinecommand", "cueadmin"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.lowerArgs() {
+				switch w {
+				case "-deletejob", "-deletejobs", "-deletejobsfromfilter", "-deleteslave", "-deleteworker", "-delete-show", "-delete-job", "-delete-alloc":
+					return true, c.name + " " + w
+				}
+			}
+			return false, ""
+		}},
+	{ID: "open-data-purged", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "purging an open-data portal's datasets, organisations or whole database (CKAN)",
+		Suggestions: []string{"Delete (not purge) the dataset, which keeps it restorable", "Try it on a local CKAN first"},
+		names:       names("ckan", "ckanapi"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			low := c.lowerArgs()
+			j := strings.Join(low, " ")
+			if c.name == "ckan" {
+				return strings.Contains(j, "db clean"), "ckan db clean"
+			}
+			for _, w := range low {
+				if strings.HasSuffix(w, "_purge") && (strings.HasPrefix(w, "dataset") || strings.HasPrefix(w, "organization") || strings.HasPrefix(w, "group") || strings.HasPrefix(w, "user")) {
+					if r, ok := optValue(c.args(), "-r", "remote"); ok && (developerNetwork(hostOf(r)) || scratchName(r)) {
+						return false, "" // a local or test portal
+					}
+					return true, "ckanapi " + w
+				}
+			}
+			return false, ""
+		}},
 	{ID: "cluster-jobs-cancelled", Level: LevelHigh, Category: CategorySystem, Description: "cancelling every job of a user, an account, a partition or a state on a compute cluster (days of computation lost, colleagues' included)",
 		Suggestions: []string{"Cancel the jobs the task started, by their ids", "List them first (squeue -u $USER) and hold rather than cancel (scontrol hold)"},
 		names:       names("scancel", "qdel", "bkill"),
