@@ -56,13 +56,14 @@ func corpusCommands(b *testing.B) []corpusLine {
 }
 
 // lastRound is what BenchmarkGuardDecisions measured with the previous
-// round's rules (round 53's final build, alternated six times with round
-// 54's on the same two-core machine, both over its 8,862 corpus commands): 43,281
-// to 45,931 decisions/s, the median 44,442 with p99 111.6 µs (below).
-// Round 54's final build measured 41,272 to 46,255 in the same runs
-// (median 42,716, p99 119.5 µs). Older rounds' figures are in the git
-// history.
-const lastRound = "44,442 decisions/s, p99 112µs"
+// round's rules (round 54's final build, alternated six times with round
+// 55's on the same two-core machine, both over its 8,862 corpus commands): 17,313
+// to 31,708 decisions/s, the median 26,227 with p99 175.5 µs (below).
+// Round 55's final build measured 20,264 to 27,494 in the same runs
+// (median 26,383, p99 175.2 µs). That machine ran both builds about 40%
+// slower than the one that measured round 54 at 42,716. Older rounds'
+// figures are in the git history.
+const lastRound = "26,227 decisions/s, p99 176µs"
 
 // BenchmarkGuardDecisions: firewall decisions per second on one goroutine
 // over the whole corpus, and the p99 latency of one decision.

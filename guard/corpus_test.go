@@ -1171,13 +1171,14 @@ const (
 )
 
 // Round 55, POSIX lines (both parts): 82.3%, 76.5%, 89.8% and 1.81%
-// false positives on arrival; see testdata/corpus/round55/README.md.
-// These floors catch regressions.
+// false positives on arrival; after the session's rules 87.4%, 81.1%,
+// 89.8% and 1.01% (round55b, never opened, 83.7%, 75.4%, 97.6%, 1.33%);
+// see testdata/corpus/round55/README.md. These floors catch regressions.
 const (
-	minRound55Critical      = 0.82
-	minRound55High          = 0.76
+	minRound55Critical      = 0.87
+	minRound55High          = 0.80
 	minRound55Moderate      = 0.89
-	maxRound55FalsePositive = 0.019
+	maxRound55FalsePositive = 0.011
 )
 
 // Round forty-nine, POSIX lines (both parts): 83.6%, 72.1%, 83.8% and
