@@ -23,14 +23,15 @@ var gisRules = []*rule{
 			}
 			switch {
 			case strings.Contains(code, "arcpy"):
-				if !sharedGeodatabase(code) {
+				gdb := sharedGeodatabase(code)
+				if gdb == "" {
 					return false, ""
 				}
 				for _, f := range arcpyDestroys {
 					if strings.Contains(code, f) && !(strings.Contains(f, "CalculateField") && strings.Count(code, "!") >= 2) {
 						// (a field computed from itself, '!NAME!.strip()',
 						// is a cleanup; a constant blanks every row)
-						return true, "arcpy " + strings.TrimSuffix(f, "(") + " on " + sharedGeodatabaseName(code)
+						return true, "arcpy " + strings.TrimSuffix(f, "(") + " on " + gdb
 					}
 				}
 				if strings.Contains(code, "AcceptConnections(") && strings.Contains(code, "False") {
@@ -108,15 +109,10 @@ var arcgisDestroys = regexp.MustCompile(`\.(delete|delete_features|truncate|dele
 // ogr.Open('PG:host=H ...', 1).
 var gdalDatabaseUpdate = regexp.MustCompile(`(?:ogr|gdal)\.Open(?:Ex)?\(\s*['"](?:PG|MSSQL|OCI|MYSQL):[^'"]*?host=([^ '"]+)[^'"]*['"]\s*,\s*(?:1|True|gdal\.OF_UPDATE)`)
 
-// sharedGeodatabase reports ArcPy code that names an enterprise
-// geodatabase's connection (.sde) not kept for tests or read-only use.
-func sharedGeodatabase(code string) bool {
-	return sharedGeodatabaseName(code) != ""
-}
-
-// sharedGeodatabaseName returns the first .sde connection code names that
-// is not a test's, a development one or a viewer's, or "".
-func sharedGeodatabaseName(code string) string {
+// sharedGeodatabase returns the first enterprise geodatabase connection
+// (.sde) ArcPy code names that is not a test's, a development one or a
+// viewer's, or "".
+func sharedGeodatabase(code string) string {
 	l := strings.ToLower(code)
 	for i := strings.Index(l, ".sde"); i >= 0; {
 		start := strings.LastIndexAny(l[:i], `'"\/`) + 1
