@@ -316,3 +316,29 @@ func TestRound55MapServersPortalsAndFarms(t *testing.T) {
 		`deadlinecommand -SuspendJob 64f1c0e2a9b3d4001e7f5a21`,
 	})
 }
+
+// Endpoint-security consoles' actions on every machine: Defender for
+// Endpoint's isolation in a loop over the machines it lists, a filter
+// that takes every SentinelOne agent, Fleet's bulk unenrolment, Falcon's
+// containment piped from Get-FalconHost -All. One machine isolated by its
+// id, and a listing, pass.
+func TestRound55FleetWideEndpointActions(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`for id in $(curl -s -H "Authorization: Bearer $MDE_TOKEN" https://api.securitycenter.microsoft.com/api/machines | jq -r '.value[].id'); do curl -s -X POST -H "Authorization: Bearer $MDE_TOKEN" "https://api.securitycenter.microsoft.com/api/machines/$id/isolate" -d '{"IsolationType":"Full"}'; done`, CategorySystem, "api-action-disrupts", LevelHigh},
+		{`curl -s -X POST "https://edr.acme.net/web/api/v2.1/agents/actions/disconnect" -H "Authorization: ApiToken $S1_API_TOKEN" -d '{"filter":{"isActive":true}}'`, CategorySystem, "api-action-disrupts", LevelHigh},
+		{`curl -s -u elastic:$ES_PASS -X POST "https://kibana.acme.net:5601/api/fleet/agents/bulk_unenroll" -H 'kbn-xsrf: true' -d '{"agents":"policy_id:*"}'`, CategorySystem, "api-action-disrupts", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -s -X POST -H "Authorization: Bearer $MDE_TOKEN" "https://api.securitycenter.microsoft.com/api/machines/7f3a9c/isolate" -d '{"IsolationType":"Selective"}'`,
+		`curl -s -H "Authorization: Bearer $MDE_TOKEN" https://api.securitycenter.microsoft.com/api/machines`,
+	})
+	ps := winCorpusContextFor("pwsh")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-FalconHost -All | Invoke-FalconHostAction -Name contain`, CategorySystem, "edr-fleet-action", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		`Invoke-FalconHostAction -Name contain -Id 4f2a9c1e7b5d4a6f8e0c2b4d6f8a1c3e`,
+		`Get-FalconHost -All | Measure-Object`,
+	})
+}

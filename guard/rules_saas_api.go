@@ -11,6 +11,18 @@ import (
 // private thing made public, an account made an administrator, alerting
 // or a production switch turned off.
 var saasAPIRules = []*rule{
+	{ID: "edr-fleet-action", Level: LevelCritical, Category: CategorySystem, Description: "an endpoint-security console's action (containment, a live-response command) sent to every host it lists",
+		Suggestions: []string{"Act on the hosts of the incident by their ids", "Let the security team run fleet-wide actions"},
+		names:       names("invoke-falconhostaction", "invoke-falconrtr", "invoke-falconadminaction"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// Get-FalconHost -All | Invoke-FalconHostAction -Name contain:
+			// every host of the tenant
+			src := a.srcLow()
+			if strings.Contains(src, "get-falconhost") && strings.Contains(src, "-all") && !hasSw(wargs(c), "whatif") {
+				return true, c.base + " on every host Get-FalconHost -All lists"
+			}
+			return false, ""
+		}},
 	{ID: "api-action-disrupts", Level: LevelHigh, Category: CategorySystem, Description: "an API call whose endpoint stops, uninstalls, decommissions, wipes or resets what it names",
 		Suggestions: []string{"Do it from the service's console, where it shows what it stops", "Try the call on a sandbox or staging account first"},
 		names:       httpClients,
@@ -37,11 +49,19 @@ var saasAPIRules = []*rule{
 				return false, ""
 			}
 			switch p[i+1:] {
-			case "stop", "shutdown", "uninstall", "decommission", "terminate", "wipe", "destroy", "purge", "kill", "reset", "factory-reset", "factoryreset":
+			case "stop", "shutdown", "uninstall", "decommission", "terminate", "wipe", "destroy", "purge", "kill", "reset", "factory-reset", "factoryreset", "bulk_unenroll", "offboard":
 				if strings.Contains(p, "/environments/") {
 					return false, "" // a review app's environment stopped
 				}
 				return true, h.method + " " + h.url
+			case "isolate", "contain", "disconnect", "unenroll", "quarantine", "runliveresponse", "runscript":
+				// an endpoint cut off or commanded: one machine is an
+				// incident's answer; every machine a list or a filter
+				// yields (a loop over the listing, a filter for all) is
+				// the company's outage
+				if fleetWide(a, h) {
+					return true, "every listed machine: " + h.method + " " + h.url
+				}
 			}
 			return false, ""
 		}},
@@ -571,6 +591,19 @@ func (h httpCall) scratch() bool {
 		}
 	}
 	return throwawayName(h.body) // channel=C0TMPPR12, {"name":"test-..."}
+}
+
+// fleetWide reports a call made for every machine a listing yields (the
+// line loops over a list of machines or agents) or whose body's filter
+// takes them all.
+func fleetWide(a *analysis, h httpCall) bool {
+	b := strings.ReplaceAll(lower(h.body), " ", "")
+	if strings.Contains(b, `"filter":{}`) || strings.Contains(b, `"isactive":true`) || strings.Contains(b, `policy_id:*`) || strings.Contains(b, `"ostypes":[`) {
+		return true
+	}
+	src := a.srcLow()
+	loops := strings.Contains(src, "foreach-object") || strings.Contains(src, "| % {") || strings.Contains(src, "xargs") || strings.Contains(src, "for ") && strings.Contains(src, "; do ")
+	return loops && (strings.Contains(src, "/machines") || strings.Contains(src, "/agents") || strings.Contains(src, "/hosts") || strings.Contains(src, "/devices"))
 }
 
 // httpCallCache holds a command's readHTTPCall: several rules read it.
