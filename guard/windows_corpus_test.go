@@ -234,6 +234,9 @@ var (
 	// 77.3%, 82.1%, 1.95%; end 92.9%, 85.0%, 82.1%, 1.46%); see
 	// testdata/corpus/round55/README.md.
 	winRound55Thresholds = thresholds{0.92, 0.84, 0.82, 0.015}
+	// round56: round56a tuned on, round56b held out (arrival 83.7%,
+	// 78.9%, 92.3%, 0.83%); see testdata/corpus/round56/README.md.
+	winRound56Thresholds = thresholds{0.83, 0.78, 0.92, 0.009}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
