@@ -201,6 +201,18 @@ type redirect struct {
 	isBody bool
 }
 
+// writesOutput reports a command with a redirection that writes: its
+// output goes to a file rather than the terminal (a here-string or an
+// input file only feeds it).
+func writesOutput(c *cmd) bool {
+	for i := range c.redirs {
+		if c.redirs[i].isOutput() {
+			return true
+		}
+	}
+	return false
+}
+
 // isOutput reports whether the redirection writes (or truncates) a file.
 func (r *redirect) isOutput() bool {
 	switch r.op {

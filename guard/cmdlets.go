@@ -146,6 +146,57 @@ var cmdletRisks = map[string]cmdletRisk{
 	"new-mgserviceprincipalapproleassignment": {"directory-admin-role", LevelHigh, CategoryPrivilege, "an application granted a directory permission (an app role of Microsoft Graph)", nil},
 	"new-mgserviceprincipalapproleassignedto": {"directory-admin-role", LevelHigh, CategoryPrivilege, "an application granted a directory permission (an app role of Microsoft Graph)", nil},
 
+	// Windows Server's roles: failover clusters, Hyper-V hosts,
+	// Configuration Manager, WSUS, Active Directory, DNS, remoting
+	// endpoints and Exchange
+	"stop-clusterresource":   {"win-cluster-disrupted", LevelHigh, CategorySystem, "a failover cluster's resource, role or whole cluster stopped or removed", nil},
+	"stop-clustergroup":      {"win-cluster-disrupted", LevelHigh, CategorySystem, "a failover cluster's resource, role or whole cluster stopped or removed", nil},
+	"remove-clusterresource": {"win-cluster-disrupted", LevelHigh, CategorySystem, "a failover cluster's resource, role or whole cluster stopped or removed", nil},
+	"remove-clustergroup":    {"win-cluster-disrupted", LevelHigh, CategorySystem, "a failover cluster's resource, role or whole cluster stopped or removed", nil},
+	"remove-clusternode":     {"win-cluster-disrupted", LevelHigh, CategorySystem, "a failover cluster's resource, role or whole cluster stopped or removed", nil},
+	"stop-cluster":           {"win-cluster-disrupted", LevelHigh, CategorySystem, "a failover cluster's resource, role or whole cluster stopped or removed", nil},
+	"remove-cluster":         {"win-cluster-disrupted", LevelHigh, CategorySystem, "a failover cluster's resource, role or whole cluster stopped or removed", nil},
+	"set-clusterquorum": {"win-cluster-disrupted", LevelHigh, CategorySystem, "a failover cluster's resource, role or whole cluster stopped or removed",
+		func(args []string) bool { return psHas(args, "nowitness", 3) }},
+	"restore-vmcheckpoint": {"vm-reverted-remote", LevelHigh, CategorySystem, "a server's virtual machine reverted to a checkpoint (what changed since is lost)",
+		func(args []string) bool { return psHas(args, "computername", 3) }},
+	"restore-vmsnapshot": {"vm-reverted-remote", LevelHigh, CategorySystem, "a server's virtual machine reverted to a checkpoint (what changed since is lost)",
+		func(args []string) bool { return psHas(args, "computername", 3) }},
+	"remove-cmdevice":     {"configmgr-object-removed", LevelHigh, CategoryCloudDestroy, "a Configuration Manager device record, collection or deployment deleted", nil},
+	"remove-cmcollection": {"configmgr-object-removed", LevelHigh, CategoryCloudDestroy, "a Configuration Manager device record, collection or deployment deleted", nil},
+	"remove-cmdeployment": {"configmgr-object-removed", LevelHigh, CategoryCloudDestroy, "a Configuration Manager device record, collection or deployment deleted", nil},
+	"invoke-cmscript":     {"fleet-script-run", LevelCritical, CategoryRemoteExec, "a script run as SYSTEM on every machine of a Configuration Manager collection", nil},
+	"approve-wsusupdate": {"wsus-fleet-approval", LevelHigh, CategorySystem, "updates approved for removal, or for every computer, on the update server",
+		func(args []string) bool {
+			act, _ := psFlag(args, "action", 2)
+			grp, _ := psFlag(args, "targetgroupname", 2)
+			return strings.Trim(act, `"'`) == "uninstall" || strings.HasPrefix(strings.Trim(grp, `"'`), "all computers")
+		}},
+	"uninstall-windowsfeature": {"server-role-removed", LevelHigh, CategorySystem, "a Windows server role removed from another machine",
+		func(args []string) bool { return psHas(args, "computername", 3) }},
+	"remove-windowsfeature": {"server-role-removed", LevelHigh, CategorySystem, "a Windows server role removed from another machine",
+		func(args []string) bool { return psHas(args, "computername", 3) }},
+	"set-addomainmode": {"ad-functional-level-raised", LevelHigh, CategorySystem, "the domain's or forest's functional level raised (it cannot be lowered)", nil},
+	"set-adforestmode": {"ad-functional-level-raised", LevelHigh, CategorySystem, "the domain's or forest's functional level raised (it cannot be lowered)", nil},
+	"move-addirectoryserveroperationmasterrole": {"ad-fsmo-seized", LevelHigh, CategorySystem, "a domain's operations master roles seized (the old holder must never come back)",
+		func(args []string) bool { return psHas(args, "force", 2) }},
+	"set-dnsserverprimaryzone": {"dns-zone-opened", LevelHigh, CategoryPermission, "a DNS zone opened to unauthenticated updates (any host may overwrite any record)",
+		func(args []string) bool {
+			v, _ := psFlag(args, "dynamicupdate", 3)
+			return strings.Trim(v, `"'`) == "nonsecureandsecure"
+		}},
+	"register-pssessionconfiguration": {"remoting-endpoint-opened", LevelHigh, CategoryPrivilege, "a remoting endpoint that runs every caller's commands as another account",
+		func(args []string) bool { return psHas(args, "runascredential", 4) && sddlGrantsEveryone(args) }},
+	"set-pssessionconfiguration": {"remoting-endpoint-opened", LevelHigh, CategoryPrivilege, "a remoting endpoint that runs every caller's commands as another account",
+		func(args []string) bool { return psHas(args, "runascredential", 4) && sddlGrantsEveryone(args) }},
+	"dismount-database":      {"mail-database-removed", LevelHigh, CategoryCloudDestroy, "an Exchange mailbox database dismounted or removed (every mailbox on it goes offline)", nil},
+	"remove-mailboxdatabase": {"mail-database-removed", LevelHigh, CategoryCloudDestroy, "an Exchange mailbox database dismounted or removed (every mailbox on it goes offline)", nil},
+	"add-adpermission": {"mail-open-relay", LevelHigh, CategoryPermission, "anonymous senders allowed to relay through a mail server",
+		func(args []string) bool {
+			j := strings.Join(args, " ")
+			return strings.Contains(j, "anonymous logon") && strings.Contains(j, "accept-any-recipient")
+		}},
+
 	// Windows servers' own tools
 	"dnscmd": {"dns-zone-delete", LevelHigh, CategoryCloudDestroy, "a DNS zone or its records deleted from the server",
 		func(args []string) bool { return hasSw(args, "zonedelete", "recorddelete", "nodedelete") }},
@@ -229,4 +280,12 @@ func backupToAddress(args []string) bool {
 		}
 	}
 	return false
+}
+
+// sddlGrantsEveryone reports a -SecurityDescriptorSddl that allows
+// authenticated users, everyone or the built-in users (AU, WD, BU).
+func sddlGrantsEveryone(args []string) bool {
+	v, _ := psFlag(args, "securitydescriptorsddl", 3)
+	v = strings.ToLower(v)
+	return strings.Contains(v, ";;;au)") || strings.Contains(v, ";;;wd)") || strings.Contains(v, ";;;bu)")
 }

@@ -12,6 +12,7 @@ var cloudDestroyRules = []*rule{
 	{ID: "lake-tree-deleted", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting a folder tree of a data platform's file system (its tables' files and everything under them)",
 		Suggestions: []string{"Drop the one table through the warehouse, where it can be undropped", "Delete a scratch or tmp folder only"},
 		names:       names("databricks"),
+		partial:     true, // (databricks deletes more than its file system)
 		match: func(a *analysis, c *cmd) (bool, string) {
 			// databricks fs rm -r dbfs:/user/hive/warehouse/sales.db
 			args := c.args()
@@ -585,8 +586,11 @@ var cloudDestroyRules = []*rule{
 				return true, c.argsText()
 			}
 			for _, w := range c.args() {
-				if !strings.Contains(w.s, "://") && !strings.Contains(w.s, ":9200") {
+				if !strings.Contains(w.s, "://") && !strings.Contains(w.s, ":9200") && !varBaseURL(w.s) {
 					continue
+				}
+				if !strings.Contains(w.s, "://") && scratchName(lower(w.s)) && !isProdName(w.s) {
+					continue // $SANDBOX_API_URL/...: a sandbox or test service
 				}
 				h := hostOf(w.s)
 				if developerNetwork(h) || strings.HasPrefix(h, "sandbox.") || strings.HasPrefix(h, "api.sandbox.") {

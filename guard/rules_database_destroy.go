@@ -435,7 +435,7 @@ var databaseDestroyRules = []*rule{
 				if !(len(sub) > 1 && sub[0] == "db" && sub[1] == "reset" || len(sub) > 0 && sub[0] == "resetdb") || a.testScoped(c) || localTestDatabase(a, c) {
 					return false, ""
 				}
-				if touchesProduction(c) || remoteConnectionAssigned(c) {
+				if touchesProduction(c) || remoteConnectionAssigned(c) || c.remote && a.prodTarget > 0 {
 					return true, "airflow " + strings.Join(sub, " ")
 				}
 				// export AIRFLOW__DATABASE__SQL_ALCHEMY_CONN=...prod...;

@@ -56,7 +56,7 @@ var directoryRules = []*rule{
 		names:       names("gam", "gamadv-xtd3"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			low := c.lowerArgs()
-			if len(low) < 4 {
+			if len(low) < 3 {
 				return false, ""
 			}
 			// all users, or every user of an organisational unit, a
@@ -91,13 +91,15 @@ var directoryRules = []*rule{
 				}
 				return false, ""
 			}
-			if len(low) > 2 && low[0] == "csv" {
-				// gam csv FILE gam delete user ~primaryEmail: every row's
-				// account deleted
-				for i := 2; i+2 < len(low); i++ {
-					if low[i] == "gam" && (low[i+1] == "delete" || low[i+1] == "del") && (low[i+2] == "user" || low[i+2] == "users") {
-						return true, "gam csv ... gam delete user (every account the file lists)"
+			if inner, ok := gamBatch(low); ok {
+				if len(inner) > 1 && (inner[0] == "delete" || inner[0] == "del") && !hasAnyWord(inner, "preview") {
+					switch inner[1] {
+					case "user", "users", "group", "groups", "course", "courses", "shareddrive", "teamdrive", "org", "ou", "resource", "alias":
+						return true, "gam csv ... gam delete " + inner[1] + " (every one the file lists)"
 					}
+				}
+				if len(inner) > 3 && (inner[0] == "user" || inner[0] == "users") && inner[2] == "add" && inner[3] == "drivefileacl" && aclOutside(inner) {
+					return true, "every listed file shared outside the organisation"
 				}
 				return false, ""
 			}
@@ -121,6 +123,8 @@ var directoryRules = []*rule{
 				return true, who + " deprovisioned (signed out, app passwords and backup codes removed)"
 			case strings.HasPrefix(j, "add drivefileacl") && hasAnyWord(rest, "anyone"):
 				return true, "a file of " + who + " shared with anyone who has the link"
+			case strings.HasPrefix(j, "add delegate ") || strings.HasPrefix(j, "delegate to "):
+				return true, "the mailbox of " + who + " delegated to another account"
 			}
 			return false, ""
 		}},
@@ -152,7 +156,7 @@ var directoryRules = []*rule{
 			case strings.Contains(j, "update group ") && hasAny(j, "anyone_can_post", "anyone_can_join", "allow_external_members true", "all_in_domain_can_view") ||
 				strings.Contains(j, "update group ") && strings.Contains(j, "who_can_view_membership anyone"):
 				return true, "a group opened to anyone"
-			case strings.Contains(j, "update cros ") && hasAny(j, "action deprovision", "action disable", "wipe_users", "remote_powerwash", "powerwash"),
+			case (strings.Contains(j, "update cros ") || strings.HasPrefix(j, "cros")) && hasAny(j, "action deprovision", "action disable", "wipe_users", "remote_powerwash", "powerwash"),
 				strings.Contains(j, "issuecommand") && hasAny(j, "wipe_users", "remote_powerwash"):
 				return true, "Chromebooks deprovisioned or wiped"
 			case strings.Contains(j, "update user ") && strings.Contains(j, "suspended on"):
@@ -181,7 +185,7 @@ func init() { ruleSets = append(ruleSets, directoryRules) }
 // UNRESTRICTED).
 func chromePolicyRelaxed(low []string) bool {
 	for _, w := range low {
-		if w == "available" || w == "false" || w == "unrestricted" || strings.HasPrefix(w, "always_allow") || strings.HasPrefix(w, "allow_all") {
+		if w == "available" || w == "false" || w == "unrestricted" || strings.HasPrefix(w, "always_allow") || strings.HasPrefix(w, "allow_all") || w == "no_protection" {
 			return true
 		}
 	}
@@ -220,3 +224,45 @@ var groupPolicyRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, groupPolicyRules) }
+
+// gamBatch returns the GAM command a batch runs for every row of a file
+// or of another GAM listing piped in ("gam csv FILE gam CMD ~field ...",
+// "gam print groups | gam csv - gam delete group ~email").
+func gamBatch(low []string) ([]string, bool) {
+	if len(low) < 3 || low[0] != "csv" && low[0] != "loop" {
+		return nil, false
+	}
+	for i := 2; i < len(low); i++ {
+		if low[i] == "gam" {
+			return low[i+1:], true
+		}
+	}
+	return nil, false
+}
+
+// aclOutside reports a GAM drive ACL ("user WHO add drivefileacl ID
+// domain D|user E|group E ...") that names a domain other than WHO's.
+func aclOutside(low []string) bool {
+	if len(low) < 2 {
+		return false
+	}
+	_, own, ok := strings.Cut(low[1], "@")
+	if !ok {
+		return false
+	}
+	for i := 4; i+1 < len(low); i++ {
+		var d string
+		switch low[i] {
+		case "domain":
+			d = low[i+1]
+		case "user", "group":
+			_, d, _ = strings.Cut(low[i+1], "@")
+		default:
+			continue
+		}
+		if d != "" && d != own && !strings.HasSuffix(d, "."+own) && !strings.HasPrefix(d, "~") {
+			return true
+		}
+	}
+	return false
+}

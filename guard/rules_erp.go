@@ -13,7 +13,8 @@ import (
 var erpRules = []*rule{
 	{ID: "erp-system-changed", Level: LevelHigh, Category: CategorySystem, Description: "stopping or restarting an enterprise application's whole system, importing every pending transport into production, or setting an application administrator's password in the command",
 		Suggestions: []string{"Stop or import in the change window, through the basis team", "Import the one transport reviewed for production"},
-		names:       names("sapcontrol", "sapcontrol.exe", "HDB", "tp", "adstpall.sh", "FNDCPASS"),
+		names: names("sapcontrol", "sapcontrol.exe", "HDB", "tp", "adstpall.sh", "FNDCPASS", "saphostctrl", "saphostctrl.exe", "stopsap", "cleanipc",
+			"hdbnsutil", "hdblcm", "hdbuninst", "adcmctl.sh", "admanagedsrvctl.sh", "adoacorectl.sh", "EndOneWorld.sh"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			low := c.lowerArgs()
@@ -36,6 +37,38 @@ var erpRules = []*rule{
 				}
 			case "adstpall.sh":
 				return true, "every E-Business Suite application service stopped"
+			case "saphostctrl", "saphostctrl.exe":
+				// the host agent stopping a database or an instance
+				f, _ := optValue(args, "-function", "")
+				switch strings.ToLower(f) {
+				case "stopdatabase", "stopinstance", "stopsystem", "uninstallinstance":
+					return true, "saphostctrl -function " + f
+				}
+			case "stopsap":
+				return true, "stopsap " + strings.Join(low, " ") + " (an SAP instance stopped)"
+			case "cleanipc":
+				if hasAnyWord(low, "remove") {
+					return true, "cleanipc remove (a running instance's shared memory removed)"
+				}
+			case "hdbnsutil":
+				// system replication taken over, unregistered or switched
+				// off: the secondary that protects production
+				for _, w := range low {
+					switch strings.SplitN(w, "=", 2)[0] {
+					case "-sr_takeover", "-sr_unregister", "-sr_disable", "-sr_cleanup":
+						return true, "hdbnsutil " + w + " (system replication)"
+					}
+				}
+			case "hdblcm", "hdbuninst":
+				if v, _ := optValue(args, "", "action"); c.name == "hdbuninst" || strings.EqualFold(v, "uninstall") {
+					return true, c.name + " uninstall (a HANA system removed)"
+				}
+			case "adcmctl.sh", "admanagedsrvctl.sh", "adoacorectl.sh":
+				if hasAnyWord(low, "abort") || hasAnyWord(low, "stop") {
+					return true, c.name + " " + strings.Join(low, " ")
+				}
+			case "EndOneWorld.sh":
+				return true, "a JD Edwards enterprise server stopped"
 			case "FNDCPASS":
 				// FNDCPASS apps/PW 0 Y system/PW USER NAME NEWPASSWORD
 				ops := c.operands()

@@ -337,7 +337,7 @@ var exfiltrationRules = []*rule{
 		names:       dbClients,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			s := a.scanSQLOf(c)
-			if s == nil || s.secretsRead == "" || a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 && !shownOnTerminal(c) || len(c.redirs) > 0 {
+			if s == nil || s.secretsRead == "" || a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 && !shownOnTerminal(c) || writesOutput(c) {
 				return false, ""
 			}
 			// a developer's own or a test's database holds made-up ones

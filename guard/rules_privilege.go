@@ -788,11 +788,13 @@ var privilegeRules = []*rule{
 		}},
 	{ID: "cloud-user-password-set", Level: LevelCritical, Category: CategoryPrivilege, Description: "setting another person's password in a cloud directory or user pool (their account is then whoever knows it)",
 		Suggestions: []string{"Send the user a reset link through the directory's own flow", "Let an administrator reset it, with the user told"},
-		names:       names("aws", "az"),
+		names:       append(names("aws", "az", "gam", "gamadv-xtd3"), httpClients...),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			var user string
 			switch c.name {
+			case "gam", "gamadv-xtd3":
+				return gamPasswordSet(c)
 			case "aws":
 				op, _ := awsOp(c)
 				if op != "cognito-idp admin-set-user-password" && op != "iam update-login-profile" {
@@ -811,6 +813,15 @@ var privilegeRules = []*rule{
 					return false, ""
 				}
 				user, _ = optValue(args, "", "id")
+			default:
+				// a directory's API given the password itself:
+				// {"credentials":{"password":{"value":"..."}}} to a user
+				h, ok := readHTTPCall(c)
+				if !ok || h.method == "GET" || h.method == "DELETE" || h.scratch() || !strings.Contains(h.url, "/users/") ||
+					!strings.Contains(compactJSON(h.body), `"password":{"value":`) {
+					return false, ""
+				}
+				return true, h.method + " " + h.url
 			}
 			if user == "" || testName(lower(user)) || scratchName(user) || hasAny(lower(user), "test", "demo", "e2e") {
 				return false, "" // a test user of the project's own pool
@@ -1469,4 +1480,34 @@ func tempKeychain(p string) bool {
 	p = strings.Trim(p, `"'`)
 	return strings.HasPrefix(p, "$RUNNER_TEMP/") || strings.HasPrefix(p, "${RUNNER_TEMP}/") || strings.HasPrefix(p, "$TMPDIR") ||
 		strings.HasPrefix(p, "${TMPDIR") || strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, "$AGENT_TEMPDIRECTORY/")
+}
+
+// gamPasswordSet reads GAM's "update user(s) ... password VALUE": a
+// password the operator chose, given to one account or to every account
+// of an organisational unit or group (random ones pass).
+func gamPasswordSet(c *cmd) (bool, string) {
+	low := c.lowerArgs()
+	for i := 0; i+1 < len(low); i++ {
+		if low[i] != "update" || low[i+1] != "user" && low[i+1] != "users" {
+			continue
+		}
+		for j := i + 2; j+1 < len(low); j++ {
+			if low[j] != "password" {
+				continue
+			}
+			switch v := low[j+1]; v {
+			case "random", "uniquerandom", "blocklogin":
+				return false, ""
+			}
+			target := strings.Join(low[:i], " ")
+			if i+2 < len(low) && i == 0 {
+				target = low[i+2]
+			}
+			if testName(target) || scratchName(target) {
+				return false, ""
+			}
+			return true, "password set for " + target
+		}
+	}
+	return false, ""
 }

@@ -662,6 +662,13 @@ func parseHTTPCall(c *cmd) (httpCall, bool) {
 		}
 		if us := urlArgs(args); len(us) > 0 {
 			h.url = us[0]
+		} else {
+			for _, w := range c.operands() {
+				if varBaseURL(w.s) {
+					h.url = w.s
+					break
+				}
+			}
 		}
 	default: // curl
 		h.method, _ = optValue(args, "-X", "request")
@@ -683,6 +690,10 @@ func parseHTTPCall(c *cmd) (httpCall, bool) {
 			for _, w := range c.operands() {
 				if schemelessURL(w.s) {
 					h.url = "http://" + w.s
+					break
+				}
+				if varBaseURL(w.s) {
+					h.url = w.s
 					break
 				}
 			}
@@ -732,6 +743,41 @@ func schemelessURL(s string) bool {
 		return host != "" && strings.Trim(lower(host), "abcdefghijklmnopqrstuvwxyz0123456789.-") == ""
 	}
 	return strings.Contains(host, ".") && strings.Trim(lower(host), "abcdefghijklmnopqrstuvwxyz0123456789.-") == "" && !strings.HasSuffix(host, ".")
+}
+
+// varBaseURL reports a URL written as a variable that holds a service's
+// address followed by a path on it: "$OKTA_ORG_URL/api/v1/users",
+// ${API_BASE}/v2/items, %SVC_URL%/a. The variable's name says it is an
+// address (url, host, endpoint, base, server, org, domain, api).
+func varBaseURL(s string) bool {
+	var name, rest string
+	switch {
+	case strings.HasPrefix(s, "${"):
+		i := strings.IndexByte(s, '}')
+		if i < 0 {
+			return false
+		}
+		name, rest = s[2:i], s[i+1:]
+	case strings.HasPrefix(s, "$env:"), strings.HasPrefix(s, "$"):
+		t := strings.TrimPrefix(strings.TrimPrefix(s, "$"), "env:")
+		i := 0
+		for i < len(t) && (isAlnum(t[i]) || t[i] == '_') {
+			i++
+		}
+		name, rest = t[:i], t[i:]
+	case strings.HasPrefix(s, "%"):
+		i := strings.IndexByte(s[1:], '%')
+		if i < 0 {
+			return false
+		}
+		name, rest = s[1:i+1], s[i+2:]
+	default:
+		return false
+	}
+	if name == "" || len(rest) < 2 || rest[0] != '/' || rest[1] == '/' {
+		return false
+	}
+	return hasAny(lower(name), "url", "host", "endpoint", "base", "server", "org", "domain", "api", "addr")
 }
 
 // compactJSON drops the spaces of a JSON body (lower case) so that

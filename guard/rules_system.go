@@ -1420,7 +1420,7 @@ var systemRules = []*rule{
 				return false, ""
 			}
 			target := ops[len(ops)-1].s
-			if scratchName(target) || strings.HasPrefix(target, "/tmp/") || strings.HasPrefix(target, "/user/") && !isProdName(target) {
+			if scratchName(target) || strings.HasPrefix(target, "/tmp/") || strings.HasPrefix(target, "/user/") && !isProdName(target) && !strings.HasPrefix(target, "/user/hive/warehouse") {
 				return false, ""
 			}
 			switch op {

@@ -74,8 +74,11 @@ func serverPrivOf(text string) string {
 		// values shown unmasked to every role
 		return "a network or masking policy removed"
 	case (strings.Contains(u, "CREATE ROLE") || strings.Contains(u, "CREATE USER") || strings.Contains(u, "ALTER ROLE") || strings.Contains(u, "ALTER USER")) &&
-		strings.Contains(u, " SUPERUSER") && !strings.Contains(u, "NOSUPERUSER"):
+		(strings.Contains(u, " SUPERUSER") && !strings.Contains(u, "NOSUPERUSER") || sqlHasWord(u, "CREATEUSER")):
+		// (CREATEUSER: Redshift's and old PostgreSQL's superuser)
 		return "a superuser role"
+	case strings.Contains(u, "NETWORK POLICY") && strings.Contains(u, "ALLOWED_IP_LIST") && strings.Contains(u, "'0.0.0.0/0'"):
+		return "a network policy opened to every address"
 	case strings.Contains(u, "GRANT ALL") && strings.Contains(u, "ON *.*"):
 		return "every right on every database"
 	case strings.Contains(u, "SYSADMIN") && (strings.Contains(u, "ADD MEMBER") || strings.Contains(u, "SP_ADDSRVROLEMEMBER")):
@@ -254,7 +257,7 @@ func serverExportOf(text string) string {
 var dbClients = names("psql", "mysql", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd",
 	"cqlsh", "snowsql", "snow", "bq", "mongo", "redis-cli", "valkey-cli", "keydb-cli", "trino", "presto", "usql", "pgcli", "mycli", "litecli", "vsql", "isql",
 	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx", "spark-sql", "hive", "heroku", "aws", "fly", "flyctl", "prisma", "gcloud", "dbt",
-	"surreal", "hdbsql")
+	"surreal", "hdbsql", "dbsqlcli")
 
 // dbtSQLArg is the statement of a dbt run-operation's arguments
 // ({sql: 'DROP ...'}, {"query": "..."}).
@@ -279,6 +282,7 @@ var statementOptions = map[string][]struct{ short, long string }{
 	"clickhouse":        {{"-q", "query"}, {"", "execute"}},
 	"trino":             {{"-q", "query"}, {"", "execute"}},
 	"presto":            {{"-q", "query"}, {"", "execute"}},
+	"dbsqlcli":          {{"-e", "execute"}}, // Databricks SQL's client
 }
 
 // redisCLIOpts are redis-cli's (and its forks') options that take a value.
@@ -1001,8 +1005,10 @@ func sqlSecretsRead(text string) string {
 		if i < 0 || j < i {
 			continue
 		}
-		if from := st[j+6:]; strings.HasPrefix(strings.TrimSpace(from), "pg_shadow") || strings.HasPrefix(strings.TrimSpace(from), "pg_authid") {
-			return "the server's password hashes (" + strings.Fields(strings.TrimSpace(from))[0] + ")"
+		if from := strings.TrimSpace(st[j+6:]); strings.HasPrefix(from, "pg_shadow") || strings.HasPrefix(from, "pg_authid") ||
+			// Oracle's password hashes (sys.user$'s spare4 and password)
+			(strings.HasPrefix(from, "sys.user$") || strings.HasPrefix(from, "user$")) && hasAny(st[i+7:j], "spare4", "password") {
+			return "the server's password hashes (" + strings.Fields(from)[0] + ")"
 		}
 		if m := sqlSecretColumn.FindString(st[i+7 : j]); m != "" {
 			return "the " + m + " column"
@@ -1063,6 +1069,14 @@ func serverStoppedOf(text string) string {
 		return "the server's audit switched off"
 	case strings.Contains(u, "AUDIT_TRAIL") && strings.Contains(u, "ALTER SYSTEM") && strings.Contains(u, "NONE"), strings.HasPrefix(strings.TrimSpace(u), "NOAUDIT ALL"):
 		return "the database's audit trail switched off"
+	case strings.Contains(u, "ALTER SYSTEM STOP DATABASE"):
+		return "a tenant database stopped (SAP HANA)"
+	case strings.Contains(u, "'LOG_MODE') = 'OVERWRITE'") || strings.Contains(u, "'LOG_MODE')='OVERWRITE'"):
+		return "point-in-time restores ended (SAP HANA's log_mode overwrite)"
+	case strings.Contains(u, "'GLOBAL_AUDITING_STATE') = 'FALSE'") || strings.Contains(u, "'GLOBAL_AUDITING_STATE')='FALSE'"):
+		return "the database's auditing switched off (SAP HANA)"
+	case strings.Contains(u, "BACKUP CATALOG DELETE") && strings.Contains(u, " COMPLETE"):
+		return "backups deleted with their catalog entries (BACKUP CATALOG DELETE ... COMPLETE)"
 	case strings.Contains(u, "DROP SUBSCRIPTION") || strings.Contains(u, "ALTER SUBSCRIPTION") && strings.Contains(u, " SKIP "):
 		return "a logical replication subscription dropped or skipped (the replica stops following, or loses changes)"
 	}

@@ -1,0 +1,192 @@
+package guard
+
+import "testing"
+
+// A service's address kept in a variable and a path after it
+// ("$OKTA_ORG_URL/api/v1/users/ID") is a URL: the API rules read it as
+// they read a written one. A call to a variable naming a sandbox or test
+// service, and reads, pass.
+func TestRound56VariableBaseURL(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -s -X DELETE -H "Authorization: SSWS $OKTA_TOKEN" "$OKTA_ORG_URL/api/v1/users/00u1abcd"`, CategoryCloudDestroy, "http-delete-remote", LevelHigh},
+		{`curl -s -X POST -H "Authorization: SSWS $OKTA_TOKEN" "${IDP_BASE}/api/v1/policies/00p9/lifecycle/deactivate"`, CategorySystem, "api-switched-off", LevelHigh},
+		{`curl -X POST -d '{"type":"SUPER_ADMIN"}' "$OKTA_ORG_URL/api/v1/users/00u7/roles"`, CategoryPrivilege, "api-admin-granted", LevelHigh},
+		{`curl -X POST -d '{"credentials":{"password":{"value":"Spring2025!"}}}' "$OKTA_ORG_URL/api/v1/users/00u5"`, CategoryPrivilege, "cloud-user-password-set", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -s -H "Authorization: SSWS $OKTA_TOKEN" "$OKTA_ORG_URL/api/v1/users?limit=20"`,
+		`curl -s -X DELETE "$SANDBOX_API_URL/api/v1/users/00u1abcd"`,
+		`curl -s -X POST -d '{"profile":{"title":"Engineer"}}' "$OKTA_ORG_URL/api/v1/users/00u5"`,
+		`curl -s "$BUILD_DIR/report.html"`,
+	})
+	if !varBaseURL("%SVC_URL%/a/b") || varBaseURL("$HOME/x") || varBaseURL("$API_URL") || varBaseURL("$API_URL//x") {
+		t.Error("varBaseURL: want a variable named for an address followed by a path")
+	}
+}
+
+// GAM: a password the operator chose for one account or a whole
+// organisational unit, Chromebooks deprovisioned or disabled by a query,
+// every group or course a listing or a file yields deleted, every file of
+// a listing shared with another domain, a mailbox delegated, Safe
+// Browsing turned off, every user deprovisioned. Random passwords, one
+// file shared inside the domain and listings pass.
+func TestRound56Workspace(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gam update user j.doe@school.org password 'Welcome#1' changepassword off`, CategoryPrivilege, "cloud-user-password-set", LevelCritical},
+		{`gam ou "/Staff/Teachers" update user password "Term2026!"`, CategoryPrivilege, "cloud-user-password-set", LevelCritical},
+		{`gam cros_query "status:ACTIVE org:/Labs" update action disable`, CategoryPermission, "workspace-setting-weakened", LevelHigh},
+		{`gam print groups | gam csv - gam delete group ~email`, CategoryCloudDestroy, "directory-user-data-changed", LevelHigh},
+		{`gam csv old_courses.csv gam delete course ~courseId`, CategoryCloudDestroy, "directory-user-data-changed", LevelHigh},
+		{`gam user head@school.org print filelist fields id | gam csv - gam user head@school.org add drivefileacl ~id user coach@gmail.com role reader`, CategoryCloudDestroy, "directory-user-data-changed", LevelHigh},
+		{`gam user bursar@school.org add delegate it.helper@school.org`, CategoryCloudDestroy, "directory-user-data-changed", LevelHigh},
+		{`gam update chromepolicy chrome.users.SafeBrowsingProtectionLevel safebrowsingprotectionlevel NO_PROTECTION ou /Students`, CategoryPermission, "workspace-setting-weakened", LevelHigh},
+		{`gam all users deprovision`, CategoryCloudDestroy, "directory-bulk-destroy", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`gam update user j.doe@school.org password random changepassword on`,
+		`gam print groups fields email,name`,
+		`gam user head@school.org print filelist fields id | gam csv - gam user head@school.org add drivefileacl ~id user deputy@school.org role reader`,
+		`gam info user bursar@school.org`,
+		`gam csv new_staff.csv gam create user ~email firstname ~first lastname ~last password random`,
+	})
+}
+
+// Data platforms: a Databricks SQL client's statements, a Redshift
+// superuser (CREATEUSER), a Snowflake network policy opened to every
+// address, a Databricks job or warehouse deleted in production (the CLI
+// is no longer taken for one that judges its own deletes), the Hive
+// warehouse opened to all, Airflow's metadata reset on a production host.
+// Reads, sandbox deletes and a local Airflow reset pass.
+func TestRound56DataPlatforms(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`dbsqlcli -e "DROP TABLE main.finance.ledger"`, CategoryDatabaseDestroy, "db-drop-table", LevelHigh},
+		{`psql -h dw.prod.acme.io -p 5439 -U admin analytics -c "ALTER USER loader CREATEUSER"`, CategoryPrivilege, "db-superuser-grant", LevelHigh},
+		{`snowsql -c prod -q "ALTER NETWORK POLICY OFFICE_ONLY SET ALLOWED_IP_LIST = ('0.0.0.0/0')"`, CategoryPrivilege, "db-superuser-grant", LevelHigh},
+		{`databricks jobs delete 55120 --profile prod`, CategoryCloudDestroy, "cli-destroy-durable", LevelHigh},
+		{`hdfs dfs -chmod -R 777 /user/hive/warehouse/sales.db`, CategoryPermission, "hdfs-opened-or-purged", LevelHigh},
+		{`ssh etl-sched.prod.acme.io 'airflow db reset --yes'`, CategoryDatabaseDestroy, "db-framework-drop", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`dbsqlcli -e "SELECT count(*) FROM main.finance.ledger"`,
+		`psql -h dw.prod.acme.io -p 5439 -U admin analytics -c "ALTER USER loader NOCREATEUSER"`,
+		`databricks jobs delete 55120 --profile sandbox`,
+		`databricks fs ls dbfs:/user/hive/warehouse`,
+		`hdfs dfs -chmod -R 777 /user/jk/scratch`,
+		`airflow db reset --yes`,
+	})
+}
+
+// SAP HANA and Oracle from their clients: a tenant stopped, backups
+// deleted with their catalog entries, auditing off, Oracle's password
+// hashes selected (a here-string feeding the client is no output file).
+// A local HANA express stopped, and the catalog's listing, pass.
+func TestRound56HANAAndOracle(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`hdbsql -U SYSKEY -d SYSTEMDB "ALTER SYSTEM STOP DATABASE PRD"`, CategorySystem, "db-server-disrupted", LevelHigh},
+		{`hdbsql -U SYSKEY -d SYSTEMDB "BACKUP CATALOG DELETE FOR PRD ALL BEFORE BACKUP_ID 1700000000000 COMPLETE"`, CategorySystem, "db-server-disrupted", LevelHigh},
+		{`hdbsql -U SYSKEY -d PRD "ALTER SYSTEM ALTER CONFIGURATION ('global.ini','SYSTEM') SET ('persistence','log_mode') = 'overwrite' WITH RECONFIGURE"`, CategorySystem, "db-server-disrupted", LevelHigh},
+		{`sqlplus -s system/$PW@ERPPRD <<< "SELECT name, spare4 FROM sys.user$;"`, CategoryExfiltration, "db-secrets-selected", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`hdbsql -n localhost:39013 -u SYSTEM -p "$HXE_PW" "ALTER SYSTEM STOP DATABASE HXE"`,
+		`hdbsql -U SYSKEY -d SYSTEMDB "SELECT * FROM M_BACKUP_CATALOG ORDER BY SYS_START_TIME DESC"`,
+		`sqlplus -s system/$PW@ERPPRD <<< "SELECT name, created FROM sys.user$;"`,
+		`sqlplus -s system/$PW@ERPPRD <<< "SELECT name, spare4 FROM sys.user$;" > /dev/null`,
+	})
+}
+
+// SAP's and Oracle E-Business Suite's control programs: the host agent
+// stopping a database, stopsap, cleanipc remove, system replication taken
+// over or unregistered, HANA uninstalled, concurrent managers aborted, a
+// JD Edwards server stopped. Their status functions pass.
+func TestRound56ERPControl(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo /usr/sap/hostctrl/exe/saphostctrl -function StopDatabase -dbname PRD -dbtype hdb`, CategorySystem, "erp-system-changed", LevelHigh},
+		{`ssh prdadm@sapapp02 stopsap r3`, CategorySystem, "erp-system-changed", LevelHigh},
+		{`sudo -iu prdadm cleanipc 02 remove`, CategorySystem, "erp-system-changed", LevelHigh},
+		{`sudo -iu hdbadm hdbnsutil -sr_takeover`, CategorySystem, "erp-system-changed", LevelHigh},
+		{`sudo -iu hdbadm hdbnsutil -sr_unregister --name=SITE2`, CategorySystem, "erp-system-changed", LevelHigh},
+		{`sudo ./hdblcm --action=uninstall --batch`, CategorySystem, "erp-system-changed", LevelHigh},
+		{`$ADMIN_SCRIPTS_HOME/adcmctl.sh abort apps/$APPS_PW`, CategorySystem, "erp-system-changed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo /usr/sap/hostctrl/exe/saphostctrl -function ListDatabases`,
+		`sudo -iu prdadm cleanipc 02`,
+		`sudo -iu hdbadm hdbnsutil -sr_state`,
+		`sudo ./hdblcm --action=check_installation`,
+		`$ADMIN_SCRIPTS_HOME/adcmctl.sh status apps/$APPS_PW`,
+	})
+}
+
+// Pacemaker (crm, pcs): a clustered resource stopped or deleted, a node
+// fenced, fencing or quorum switched off, the whole cluster stopped or
+// destroyed. Status, showing the configuration and cleaning up pass.
+func TestRound56HACluster(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo crm resource stop rsc_db_primary`, CategorySystem, "ha-cluster-disrupted", LevelHigh},
+		{`sudo pcs property set stonith-enabled=false`, CategorySystem, "ha-cluster-disrupted", LevelHigh},
+		{`sudo crm configure property no-quorum-policy=ignore`, CategorySystem, "ha-cluster-disrupted", LevelHigh},
+		{`sudo pcs stonith fence node2`, CategorySystem, "ha-cluster-disrupted", LevelHigh},
+		{`sudo pcs cluster stop --all`, CategorySystem, "ha-cluster-disrupted", LevelHigh},
+		{`sudo pcs cluster destroy`, CategorySystem, "ha-cluster-disrupted", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo crm status`,
+		`sudo pcs status --full`,
+		`sudo crm configure show`,
+		`sudo pcs resource cleanup rsc_db_primary`,
+		`sudo pcs property set stonith-enabled=true`,
+		`sudo pcs cluster stop node3`,
+	})
+}
+
+// Windows Server's roles: every object a listing cmdlet yields piped into
+// a cmdlet that removes or stops it; a cluster's resources stopped or its
+// witness removed; a VM on another host reverted; Configuration Manager's
+// records removed and scripts run on a collection; WSUS approvals for
+// removal or for every computer; a role removed from another server; the
+// functional level raised; FSMO roles seized; a DNS zone opened; a
+// remoting endpoint running everyone's commands as another account; an
+// Exchange database dismounted; an open relay. The same narrowed, named,
+// local or previewed pass.
+func TestRound56WindowsServerRoles(t *testing.T) {
+	d := NewDetector(Options{})
+	win := winCorpusContextFor("powershell")
+	checkDanger(t, d, win, []dangerCase{
+		{`Get-ClusterGroup -Cluster CLU-APP | Stop-ClusterGroup`, CategorySystem, "win-cluster-disrupted-cmdlet", LevelHigh},
+		{`Get-VM -ComputerName HV07 | Stop-VM -TurnOff -Force`, CategorySystem, "win-listed-objects-destroyed", LevelHigh},
+		{`Get-VM -ComputerName HV07 | Get-VMSnapshot | Remove-VMSnapshot`, CategorySystem, "win-listed-objects-destroyed", LevelHigh},
+		{`Set-ClusterQuorum -Cluster CLU-SQL -NoWitness`, CategorySystem, "win-cluster-disrupted-cmdlet", LevelHigh},
+		{`Restore-VMCheckpoint -VMName APP01 -Name pre-upgrade -ComputerName HV02 -Confirm:$false`, CategorySystem, "vm-reverted-remote-cmdlet", LevelHigh},
+		{`Remove-CMCollection -Name 'WKS - Pilot' -Force`, CategoryCloudDestroy, "configmgr-object-removed-cmdlet", LevelHigh},
+		{`Invoke-CMScript -ScriptGuid '0D2C3A44-1111-4F0E-8D52-0A1B2C3D4E5F' -CollectionId SMS00001`, CategoryRemoteExec, "fleet-script-run-cmdlet", LevelCritical},
+		{`Get-WsusUpdate -Approval Unapproved | Approve-WsusUpdate -Action Install -TargetGroupName 'All Computers'`, CategorySystem, "wsus-fleet-approval-cmdlet", LevelHigh},
+		{`Uninstall-WindowsFeature -Name DHCP -ComputerName SRV09`, CategorySystem, "server-role-removed-cmdlet", LevelHigh},
+		{`Set-ADForestMode -Identity corp.local -ForestMode Windows2016Forest`, CategorySystem, "ad-functional-level-raised-cmdlet", LevelHigh},
+		{`Move-ADDirectoryServerOperationMasterRole -Identity DC03 -OperationMasterRole RIDMaster -Force`, CategorySystem, "ad-fsmo-seized-cmdlet", LevelHigh},
+		{`Set-DnsServerPrimaryZone -Name corp.local -DynamicUpdate NonsecureAndSecure`, CategoryPermission, "dns-zone-opened-cmdlet", LevelHigh},
+		{`Register-PSSessionConfiguration -Name ops -RunAsCredential 'CORP\svc-ops' -SecurityDescriptorSddl 'O:NSG:BAD:P(A;;GA;;;WD)'`, CategoryPrivilege, "remoting-endpoint-opened-cmdlet", LevelHigh},
+		{`Dismount-Database MBX02 -Confirm:$false`, CategoryCloudDestroy, "mail-database-removed-cmdlet", LevelHigh},
+		{`Get-ReceiveConnector 'EX01\Relay' | Add-ADPermission -User 'NT AUTHORITY\ANONYMOUS LOGON' -ExtendedRights 'Ms-Exch-SMTP-Accept-Any-Recipient'`, CategoryPermission, "mail-open-relay-cmdlet", LevelHigh},
+	})
+	checkSafe(t, d, win, []string{
+		`Get-ClusterResource -Cluster CLU-APP`,
+		`Get-VM -ComputerName HV07 | Where-Object State -eq Off | Remove-VM -WhatIf`,
+		`Get-VM -Name devbox | Get-VMSnapshot -Name old | Remove-VMSnapshot`,
+		`Get-Job | Remove-Job -Force`,
+		`Restore-VMCheckpoint -VMName devbox -Name clean -Confirm:$false`,
+		`Get-WsusUpdate -Approval Unapproved | Approve-WsusUpdate -Action Install -TargetGroupName 'Pilot'`,
+		`Uninstall-WindowsFeature -Name Telnet-Client`,
+		`Move-ADDirectoryServerOperationMasterRole -Identity DC03 -OperationMasterRole RIDMaster`,
+		`Set-DnsServerPrimaryZone -Name corp.local -DynamicUpdate Secure`,
+		`Register-PSSessionConfiguration -Name ops -SecurityDescriptorSddl 'O:NSG:BAD:P(A;;GA;;;BA)'`,
+		`Get-MailboxDatabase -Status | Select-Object Name, Mounted`,
+		`Invoke-CMScript -ScriptGuid '0D2C3A44-1111-4F0E-8D52-0A1B2C3D4E5F' -CollectionId SMS00001 -WhatIf`,
+	})
+}

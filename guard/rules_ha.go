@@ -1,0 +1,57 @@
+package guard
+
+import "strings"
+
+// High-availability cluster managers (Pacemaker's crm and pcs): a
+// clustered resource stopped or deleted, a node fenced, the whole cluster
+// stopped or its configuration erased, fencing switched off. Status,
+// showing the configuration and cleaning a resource's failures pass.
+var haRules = []*rule{
+	{ID: "ha-cluster-disrupted", Level: LevelHigh, Category: CategorySystem, Description: "stopping, deleting or fencing what a high-availability cluster runs, or switching its fencing off",
+		Suggestions: []string{"Put the node in standby in a change window, through the cluster's runbook", "Read the cluster's state with crm status or pcs status"},
+		names:       names("crm", "pcs"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := plainWords(c.lowerArgs())
+			if len(ops) < 2 || hasAnyWord(c.lowerArgs(), "-h", "--help") {
+				return false, ""
+			}
+			j := strings.Join(ops, " ")
+			for _, w := range ops {
+				// crm configure property stonith-enabled=false, pcs property
+				// set stonith-enabled=false: nothing fences a node that
+				// hangs, and two nodes write one disk
+				if strings.HasPrefix(w, "stonith-enabled=") && strings.TrimPrefix(w, "stonith-enabled=") != "true" ||
+					w == "no-quorum-policy=ignore" {
+					return true, c.name + " " + j + " (fencing or quorum switched off)"
+				}
+			}
+			switch ops[0] {
+			case "resource":
+				if len(ops) > 2 {
+					switch ops[1] {
+					case "stop", "delete", "remove", "disable", "ban", "kill", "unmanage":
+						return true, c.name + " resource " + ops[1] + " " + ops[2]
+					}
+				}
+			case "node":
+				if len(ops) > 2 && (ops[1] == "fence" || ops[1] == "delete" || ops[1] == "remove") {
+					return true, c.name + " node " + ops[1] + " " + ops[2]
+				}
+			case "stonith":
+				if len(ops) > 2 && (ops[1] == "fence" || ops[1] == "delete" || ops[1] == "disable") {
+					return true, c.name + " stonith " + ops[1] + " " + ops[2]
+				}
+			case "cluster":
+				if len(ops) > 1 && (ops[1] == "destroy" || (ops[1] == "stop" || ops[1] == "kill") && hasAnyWord(c.lowerArgs(), "--all")) {
+					return true, c.name + " " + j
+				}
+			case "configure":
+				if len(ops) > 1 && (ops[1] == "erase" || ops[1] == "delete" && len(ops) > 2) {
+					return true, c.name + " " + j
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, haRules) }
