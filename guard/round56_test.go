@@ -190,3 +190,22 @@ func TestRound56WindowsServerRoles(t *testing.T) {
 		`Invoke-CMScript -ScriptGuid '0D2C3A44-1111-4F0E-8D52-0A1B2C3D4E5F' -CollectionId SMS00001 -WhatIf`,
 	})
 }
+
+// The environment searched for a set of services' names, one of them a
+// service whose variables are credentials and the others plain names (a
+// service not known here): every key of them printed. Settings among the
+// names (LD_, PATH, JAVA), or two-letter ones alone with unknown names,
+// and a list of names without values pass.
+func TestRound56EnvironmentServices(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`env | grep -iE 'stripe|taxjar|avalara'`, CategoryExfiltration, "env-secrets-transcript", LevelHigh},
+		{`printenv | grep -E '^(OKTA|WORKDAY|BAMBOOHR)_'`, CategoryExfiltration, "env-secrets-transcript", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`env | grep -E '^(DYLD|LD)_' || echo none`,
+		`env | grep -iE 'stripe|path|taxjar'`,
+		`env | grep -iE 'stripe|taxjar|avalara' | cut -d= -f1`,
+		`env | grep -E '^(SPARK|JAVA|HADOOP)_'`,
+	})
+}

@@ -2717,13 +2717,38 @@ func tokenServicePrefixes(pat string) bool {
 	if strings.HasPrefix(p, "(") && strings.HasSuffix(p, ")") {
 		p = p[1 : len(p)-1]
 	}
-	for _, alt := range strings.Split(p, "|") {
-		if !tokenServices[strings.ToLower(alt)] {
+	return servicesAlternation(strings.Split(p, "|"))
+}
+
+// servicesAlternation reports alternatives of a search pattern that name
+// services: at least one a service whose variables are credentials, the
+// others plain names that are not the machine's settings (PATH, LANG,
+// JAVA, a proxy): 'fedex|ups_|dhl|shipengine' keeps a carrier's keys
+// whether the service is known here or not.
+func servicesAlternation(alts []string) bool {
+	known, all := false, true
+	for _, alt := range alts {
+		l := strings.ToLower(alt)
+		switch {
+		case tokenServices[l]:
+			// (a two-letter one, LD or DD, is the machine's too)
+			known = known || len(l) > 2
+		case len(l) < 3 || !isLetters(l) || settingNames[l]:
 			return false
+		default:
+			all = false
 		}
 	}
-	return true
+	return all || known
 }
+
+// settingNames are names of variables that hold the machine's or a
+// tool's settings, not credentials.
+var settingNames = map[string]bool{"path": true, "home": true, "shell": true, "lang": true, "term": true, "user": true, "pwd": true,
+	"editor": true, "visual": true, "pager": true, "node": true, "java": true, "python": true, "pythonpath": true, "gopath": true,
+	"goflags": true, "spark": true, "hadoop": true, "proxy": true, "tls": true, "ssl": true, "cuda": true, "pip": true, "conda": true,
+	"nvm": true, "rust": true, "cargo": true, "android": true, "sdk": true, "display": true, "locale": true, "version": true,
+	"port": true, "host": true, "env": true, "debug": true, "level": true, "region": true, "profile": true, "url": true}
 
 // tokenServiceNames reports a search pattern whose every alternative is
 // the name of a service whose variables are credentials:
@@ -2734,14 +2759,12 @@ func tokenServiceNames(pat string) bool {
 	if p == "" || strings.ContainsAny(p, "=[\\") {
 		return false // ^AWS_REGION=, [A-Z]+: a setting, a class of names
 	}
-	for _, alt := range strings.Split(p, "|") {
+	alts := strings.Split(p, "|")
+	for i, alt := range alts {
 		alt = strings.Trim(alt, "^()$")
-		alt = strings.TrimSuffix(strings.TrimSuffix(alt, ".*"), "_")
-		if !tokenServices[strings.ToLower(alt)] {
-			return false
-		}
+		alts[i] = strings.TrimSuffix(strings.TrimSuffix(alt, ".*"), "_")
 	}
-	return true
+	return servicesAlternation(alts)
 }
 
 // envListing reports a command that lists the environment's variables
