@@ -197,6 +197,34 @@ var cmdletRisks = map[string]cmdletRisk{
 			return strings.Contains(j, "anonymous logon") && strings.Contains(j, "accept-any-recipient")
 		}},
 
+	// Entra ID and AD FS: directory sync stopped, a relying party
+	// opened to everyone, the Global Administrator's or Privileged Role
+	// Administrator's role assigned, the whole internet named trusted, an
+	// anonymous link to a file
+	"set-adsyncscheduler": {"directory-sync-stopped", LevelHigh, CategorySystem, "directory synchronisation switched off (leavers stay enabled in the cloud)",
+		func(args []string) bool {
+			v, ok := psFlag(args, "synccycleenabled", 5)
+			v = strings.Trim(v, `"'`)
+			return ok && (v == "$false" || v == "false" || v == "0")
+		}},
+	"set-adfsrelyingpartytrust": {"sso-policy-opened", LevelHigh, CategoryPermission, "a single sign-on application's access policy opened to everyone, or an IP range of every address trusted",
+		func(args []string) bool {
+			v, _ := psFlag(args, "accesscontrolpolicyname", 6)
+			return strings.Trim(v, `"'`) == "permit everyone"
+		}},
+	"new-mgidentityconditionalaccessnamedlocation": {"sso-policy-opened", LevelHigh, CategoryPermission, "a single sign-on application's access policy opened to everyone, or an IP range of every address trusted",
+		func(args []string) bool {
+			j := strings.ReplaceAll(strings.Join(args, " "), " ", "")
+			return (strings.Contains(j, "istrusted=$true") || strings.Contains(j, "istrusted=true")) && strings.Contains(j, "0.0.0.0/0")
+		}},
+	"new-mgrolemanagementdirectoryroleassignmentschedulerequest": {"directory-admin-role", LevelHigh, CategoryPrivilege, "a directory role assigned",
+		func(args []string) bool { return directoryAdminRoleID(args) }},
+	"new-mgdriveitemlink": {"anonymous-link-created", LevelHigh, CategoryPermission, "a link that lets anyone who has it open the file",
+		func(args []string) bool {
+			v, _ := psFlag(args, "scope", 3)
+			return strings.Trim(v, `"'`) == "anonymous"
+		}},
+
 	// Windows servers' own tools
 	"dnscmd": {"dns-zone-delete", LevelHigh, CategoryCloudDestroy, "a DNS zone or its records deleted from the server",
 		func(args []string) bool { return hasSw(args, "zonedelete", "recorddelete", "nodedelete") }},
@@ -288,4 +316,11 @@ func sddlGrantsEveryone(args []string) bool {
 	v, _ := psFlag(args, "securitydescriptorsddl", 3)
 	v = strings.ToLower(v)
 	return strings.Contains(v, ";;;au)") || strings.Contains(v, ";;;wd)") || strings.Contains(v, ";;;bu)")
+}
+
+// directoryAdminRoleID reports the role template of Entra ID's Global
+// Administrator or Privileged Role Administrator among the arguments.
+func directoryAdminRoleID(args []string) bool {
+	j := strings.Join(args, " ")
+	return strings.Contains(j, "62e90394-69f5-4237-9190-012177145e10") || strings.Contains(j, "e8611ab8-c189-46e8-94e1-60213ab1f814")
 }

@@ -1048,10 +1048,17 @@ var buildOutputs = map[string]bool{"node_modules": true, "dist": true, "build": 
 // when it names a credentials file ($GOOGLE_APPLICATION_CREDENTIALS,
 // ${AWS_SHARED_CREDENTIALS_FILE}, $KUBECONFIG).
 func credentialFileVar(s string) string {
-	if !strings.HasPrefix(s, "$") {
+	var n string
+	switch {
+	case len(s) > 5 && strings.EqualFold(s[:5], "$env:"):
+		n = strings.ToUpper(s[5:]) // PowerShell's $env:NAME
+	case strings.HasPrefix(s, "$"):
+		n = strings.Trim(s[1:], "{}")
+	case len(s) > 2 && s[0] == '%' && s[len(s)-1] == '%':
+		n = strings.ToUpper(s[1 : len(s)-1]) // cmd's %NAME%
+	default:
 		return ""
 	}
-	n := strings.Trim(s[1:], "{}")
 	switch n {
 	case "GOOGLE_APPLICATION_CREDENTIALS", "AWS_SHARED_CREDENTIALS_FILE", "KUBECONFIG", "AZURE_AUTH_LOCATION", "CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE",
 		"DOCKER_CONFIG", "NETRC", "PGPASSFILE", "VAULT_TOKEN_FILE", "GITHUB_APP_PRIVATE_KEY_PATH":

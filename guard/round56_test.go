@@ -209,3 +209,82 @@ func TestRound56EnvironmentServices(t *testing.T) {
 		`env | grep -E '^(SPARK|JAVA|HADOOP)_'`,
 	})
 }
+
+// Identity: a directory group of administrators or owners joined (az,
+// Samba's net rpc), directory sync switched off, an AD FS relying party
+// opened to everyone, the whole internet named a trusted location, Entra
+// ID's Global Administrator assigned through PIM, an anonymous link to a
+// file. Ordinary groups, sync switched on, an organisation-only link and
+// other roles pass.
+func TestRound56Identity(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`az ad group member add --group "Tenant Admins" --member-id 0b1c`, CategoryPrivilege, "identity-admin-grant", LevelHigh},
+		{`net rpc group addmem "Domain Admins" jdoe -U 'CORP\admin' -S dc01.corp.local`, CategoryPrivilege, "identity-admin-grant", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`az ad group member add --group "Sales Team" --member-id 0b1c`,
+		`net rpc group members "Domain Admins" -U 'CORP\admin' -S dc01.corp.local`,
+	})
+	win := winCorpusContextFor("powershell")
+	checkDanger(t, d, win, []dangerCase{
+		{`Set-ADSyncScheduler -SyncCycleEnabled $false`, CategorySystem, "directory-sync-stopped-cmdlet", LevelHigh},
+		{`Set-AdfsRelyingPartyTrust -TargetName 'Workday' -AccessControlPolicyName 'Permit everyone'`, CategoryPermission, "sso-policy-opened-cmdlet", LevelHigh},
+		{`New-MgIdentityConditionalAccessNamedLocation -BodyParameter @{ displayName = 'Any'; isTrusted = $true; ipRanges = @(@{ cidrAddress = '0.0.0.0/0' }) }`, CategoryPermission, "sso-policy-opened-cmdlet", LevelHigh},
+		{`New-MgRoleManagementDirectoryRoleAssignmentScheduleRequest -BodyParameter @{ action = 'adminAssign'; principalId = $id; roleDefinitionId = '62e90394-69f5-4237-9190-012177145e10'; directoryScopeId = '/' }`, CategoryPrivilege, "directory-admin-role-cmdlet", LevelHigh},
+		{`New-MgDriveItemLink -DriveId $d -DriveItemId $i -Type view -Scope anonymous`, CategoryPermission, "anonymous-link-created-cmdlet", LevelHigh},
+	})
+	checkSafe(t, d, win, []string{
+		`Set-ADSyncScheduler -SyncCycleEnabled $true`,
+		`Get-AdfsRelyingPartyTrust -Name 'Workday'`,
+		`New-MgIdentityConditionalAccessNamedLocation -BodyParameter @{ displayName = 'HQ'; isTrusted = $true; ipRanges = @(@{ cidrAddress = '203.0.113.0/24' }) }`,
+		`New-MgRoleManagementDirectoryRoleAssignmentScheduleRequest -BodyParameter @{ action = 'selfActivate'; roleDefinitionId = '88d8e3e3-8f55-4a1e-953a-9b9898b8876b' }`,
+		`New-MgDriveItemLink -DriveId $d -DriveItemId $i -Type view -Scope organization`,
+	})
+}
+
+// Words that hold "test" or "temp" but name no throwaway object (the
+// latest release, an app's beta testers, a template) no longer excuse a
+// deletion; a test's own objects still do.
+func TestRound56NotTestWords(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -s -X DELETE -H "Authorization: Bearer $ASC_JWT" https://api.appstoreconnect.apple.com/v1/betaTesters/8812`, CategoryCloudDestroy, "http-delete-remote", LevelHigh},
+		{`curl -s -X DELETE -H "Authorization: token $GH_TOKEN" https://api.github.com/repos/acme/app/releases/latest`, CategoryCloudDestroy, "http-delete-remote", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -s -X DELETE https://api.acme.io/v1/projects/test-e2e-4412`,
+	})
+	if throwawayName("latest") || throwawayName("betatesters") || !throwawayName("test-db") || !throwawayName("tmp-latest") {
+		t.Error("throwawayName: latest, testers are not throwaway; test and tmp are")
+	}
+}
+
+// Credential files named by a variable, read on Windows
+// ($env:GOOGLE_APPLICATION_CREDENTIALS, %KUBECONFIG%); Magento's
+// app/etc/env.php added to git; a theme's templates deleted wholesale.
+func TestRound56FilesAndTemplates(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, winCorpusContextFor("pwsh"), []dangerCase{
+		{`Get-Content $env:GOOGLE_APPLICATION_CREDENTIALS`, CategoryExfiltration, "win-read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, winCorpusContextFor("pwsh"), []string{
+		`Test-Path $env:GOOGLE_APPLICATION_CREDENTIALS`,
+		`Get-Content $env:BUILD_LOG`,
+	})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`type %KUBECONFIG%`, CategoryExfiltration, "win-read-secrets", LevelModerate},
+		{`del /s /q C:\work\project\templates\*.twig`, CategoryFileDelete, "win-delete-project", LevelModerate},
+	})
+	checkSafe(t, d, cmd, []string{
+		`if exist %KUBECONFIG% echo found`,
+		`del /s /q C:\work\project\build\*.log`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git add app/etc/env.php && git commit -m config`, CategoryExfiltration, "secret-added-to-git", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git add app/etc/config.php && git commit -m config`,
+	})
+}

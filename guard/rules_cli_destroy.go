@@ -454,8 +454,9 @@ func scratchName(s string) bool {
 		// network (an mDNS or directory domain), not this machine's
 		l = localDomain.ReplaceAllString(l, "$1")
 	}
+	lw := notTestWords.Replace(l)
 	for _, m := range [...]string{"test", "tmp", "temp", "scratch", "sandbox", "preview", "dummy", "example", "demo", "ephemeral", "throwaway", "local"} {
-		if strings.Contains(l, m) {
+		if strings.Contains(lw, m) {
 			return true
 		}
 	}
@@ -511,11 +512,16 @@ func throwawayName(s string) bool {
 	if isProdName(l) || strings.Contains(l, "shared") {
 		return false
 	}
-	if hasAny(l, "test", "tmp", "temp", "scratch", "sandbox", "preview", "ephemeral", "throwaway") {
+	if hasAny(notTestWords.Replace(l), "test", "tmp", "temp", "scratch", "sandbox", "preview", "ephemeral", "throwaway") {
 		return true
 	}
 	return pullRequestName(l) || camelPullRequest(s)
 }
+
+// notTestWords are words holding "test" or "temp" that name no test or
+// temporary object: the latest release, an app's beta testers, an
+// attestation, a template.
+var notTestWords = strings.NewReplacer("latest", "", "testers", "people", "tester", "person", "attest", "", "contest", "", "template", "")
 
 // camelPullRequest reports a CamelCase name holding a pull request's
 // number as a word of its own: ShopPr1423Stack, WebPR88 (not Apr2024).

@@ -2039,6 +2039,12 @@ var exfiltrationRules = []*rule{
 				if d, crit := a.sensitive(w.s, c.cwd); crit {
 					return true, d
 				}
+				if strings.HasSuffix(strings.ReplaceAll(w.s, `\`, "/"), "app/etc/env.php") {
+					// Magento's installed settings: the database's
+					// password and the crypt key (ignored by its own
+					// .gitignore)
+					return true, "Magento's settings with its keys (" + w.s + ")"
+				}
 			}
 			return false, ""
 		}},

@@ -1234,10 +1234,30 @@ var privilegeRules = []*rule{
 		}},
 	{ID: "identity-admin-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting an administrator or root role in a secrets server, identity provider, access proxy, password manager or forge",
 		Suggestions: []string{"Grant the narrowest role the task needs", "Have an administrator review the grant"},
-		names:       names("vault", "kcadm.sh", "kcadm", "tctl", "bw", "curl", "http", "https", "xh"),
+		names:       names("vault", "kcadm.sh", "kcadm", "tctl", "bw", "curl", "http", "https", "xh", "az", "net"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "az":
+				// az ad group member add --group "Subscription Owners":
+				// a directory group that holds administrators' rights
+				ops := c.operands()
+				if len(ops) < 4 || ops[0].s != "ad" || ops[1].s != "group" || ops[2].s != "member" || ops[3].s != "add" {
+					return false, ""
+				}
+				if g, _ := optValue(args, "-g", "group"); adminGroupName(g) {
+					return true, "az ad group member add --group " + g
+				}
+				return false, ""
+			case "net":
+				// Samba's net rpc group addmem "Domain Admins" USER
+				low := c.lowerArgs()
+				for i := 0; i+3 < len(low); i++ {
+					if low[i] == "rpc" && low[i+1] == "group" && low[i+2] == "addmem" && adminGroupName(low[i+3]) {
+						return true, "net rpc group addmem " + low[i+3]
+					}
+				}
+				return false, ""
 			case "vault":
 				// -policy=root, policies=admin,root, token_policies=root
 				for i, w := range args {
@@ -1510,4 +1530,12 @@ func gamPasswordSet(c *cmd) (bool, string) {
 		}
 	}
 	return false, ""
+}
+
+// adminGroupName reports a directory group named for administrators or
+// owners (Domain Admins, SG-Azure-Subscription-Owners, Global
+// Administrators, Privileged Role ...).
+func adminGroupName(g string) bool {
+	l := lower(g)
+	return !scratchName(l) && hasAny(l, "admin", "owner", "privileged", "enterprise key", "schema")
 }

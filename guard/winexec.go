@@ -751,6 +751,11 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		if piped && c.in.kind == flowSecret && c.in.crit && psPathArg(pa) == nil {
 			ws.emitWin(c, "win-read-secrets", c.in.what)
 		}
+		if p := psPathArg(pa); p != nil && !p.ok && !piped && credentialFileVar(p.s) != "" && !psNamesProjection(a.src, c) {
+			// Get-Content $env:GOOGLE_APPLICATION_CREDENTIALS: the key
+			// file the variable names
+			ws.emitWin(c, "win-read-secrets", "the credentials file "+credentialFileVar(p.s))
+		}
 		if p := psPathArg(pa); p != nil && p.ok && !piped && !psNamesProjection(a.src, c) {
 			for _, s := range splitComma(p.s) {
 				if d, _ := a.winSensitive(a.winAbs(s)); d != "" && !strings.HasPrefix(d, "shell history") {

@@ -1024,6 +1024,11 @@ func (a *analysis) winSensitive(p string) (string, bool) {
 	if !winIsWindowsPath(p) {
 		return a.sensitive(p, a.cwd)
 	}
+	if v := credentialFileVar(path.Base(p)); v != "" {
+		// $env:GOOGLE_APPLICATION_CREDENTIALS, %KUBECONFIG% (made
+		// absolute in the work directory): the file the variable names
+		return "the credentials file " + v, true
+	}
 	low := p
 	for _, s := range [...]string{"/windows/system32/config/sam", "/windows/system32/config/security", "/windows/system32/config/system",
 		"/windows/ntds/ntds.dit", "/windows/panther/unattend.xml", "/windows/panther/unattended.xml", "/programdata/ssh/ssh_host_"} {

@@ -1540,7 +1540,9 @@ var sourceExts = map[string]bool{"go": true, "py": true, "ts": true, "tsx": true
 	"m": true, "mm": true, "kts": true, "xaml": true, "razor": true, "fs": true, "elm": true, "clj": true, "nim": true, "zig": true, "sol": true,
 	// what training and transcription make and no build makes again:
 	// model checkpoints and weights, subtitles and transcripts
-	"ckpt": true, "safetensors": true, "pth": true, "srt": true, "vtt": true}
+	"ckpt": true, "safetensors": true, "pth": true, "srt": true, "vtt": true,
+	// templates of themes and sites
+	"liquid": true, "twig": true, "hbs": true, "ejs": true, "erb": true, "jinja": true, "j2": true}
 
 // sourceGlob reports a name pattern that selects source files: *.py,
 // *.{ts,tsx}.
