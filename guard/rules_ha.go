@@ -55,3 +55,37 @@ var haRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, haRules) }
+
+// IBM MQ: a queue manager stopped or deleted (endmqm, dltmqm), or MQSC
+// commands given to runmqsc that empty or delete a queue or switch the
+// channel authentication records off. Displays pass, as do a test's or a
+// developer's own queue managers.
+var mqRules = []*rule{
+	{ID: "mq-queue-manager-disrupted", Level: LevelHigh, Category: CategorySystem, Description: "stopping or deleting an IBM MQ queue manager, emptying or deleting its queues, or switching its channel authentication off",
+		Suggestions: []string{"Display the queues' depths first (DISPLAY QLOCAL(*) CURDEPTH)", "Change a shared queue manager through its owners' change process"},
+		names:       names("runmqsc", "endmqm", "dltmqm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := c.operands()
+			if len(ops) > 0 && (scratchName(ops[len(ops)-1].s) || hasAny(lower(ops[len(ops)-1].s), "_dev", "dev_", "-dev")) {
+				return false, ""
+			}
+			switch c.name {
+			case "dltmqm":
+				return len(ops) > 0, "dltmqm (a queue manager deleted with its queues and messages)"
+			case "endmqm":
+				return len(ops) > 0, "endmqm (a queue manager stopped)"
+			}
+			if c.in.kind != flowText {
+				return false, ""
+			}
+			u := strings.Join(strings.Fields(strings.ToUpper(c.in.text)), " ")
+			for _, m := range [...]string{"CLEAR QLOCAL", "DELETE QLOCAL", "DELETE QMODEL", "DELETE CHANNEL", "CHLAUTH(DISABLED)", "STOP CHANNEL", "STOP LISTENER"} {
+				if strings.Contains(u, m) {
+					return true, "runmqsc: " + strings.ToLower(m)
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, mqRules) }

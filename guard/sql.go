@@ -231,7 +231,7 @@ func serverExportOf(text string) string {
 	if i := strings.Index(u, "BACKUP DATABASE"); i >= 0 {
 		if j := strings.Index(u[i:], "TO DISK"); j >= 0 {
 			rest := strings.TrimLeft(u[i+j+len("TO DISK"):], " =")
-			if host, ok := uncHost(strings.TrimPrefix(rest, "'")); ok {
+			if host, ok := uncHost(strings.TrimPrefix(strings.TrimPrefix(rest, "N"), "'")); ok { // (N'...': a Unicode literal)
 				if isPublicIP(host) {
 					return "BACKUP DATABASE to the share of " + host
 				}
@@ -1069,6 +1069,8 @@ func serverStoppedOf(text string) string {
 		return "the server's audit switched off"
 	case strings.Contains(u, "AUDIT_TRAIL") && strings.Contains(u, "ALTER SYSTEM") && strings.Contains(u, "NONE"), strings.HasPrefix(strings.TrimSpace(u), "NOAUDIT ALL"):
 		return "the database's audit trail switched off"
+	case strings.Contains(u, "SP_UPDATE_JOB") && strings.Contains(strings.ReplaceAll(u, " ", ""), "@ENABLED=0") && strings.Contains(u, "BACKUP"):
+		return "a backup job disabled (SQL Server Agent)"
 	case strings.Contains(u, "ALTER SYSTEM STOP DATABASE"):
 		return "a tenant database stopped (SAP HANA)"
 	case strings.Contains(u, "'LOG_MODE') = 'OVERWRITE'") || strings.Contains(u, "'LOG_MODE')='OVERWRITE'"):

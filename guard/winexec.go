@@ -736,6 +736,18 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		} else if len(pa.pos) > 1 {
 			p = &pa.pos[1] // Select-String PATTERN PATH
 		}
+		if ok && p == nil && piped && !pa.flags["notmatch"] && !pa.flags["quiet"] && secretishPattern(pat.s) {
+			// Get-Content \\web01\c$\inetpub\wwwroot\app\web.config |
+			// Select-String password: a deployed site's settings, their
+			// connection strings and keys picked out
+			if prev := prevStage(c); prev != nil && prev.name == "get-content" {
+				if src := psPathArg(parsePSArgs(prev.args(), []string{"path", "literalpath"}, nil)); src != nil && src.ok {
+					if f := a.winAbs(src.s); f != "" && !a.inWork(f) && deployedSettingsFile(path.Base(f)) {
+						ws.emitWin(c, "win-read-secrets", src.s+" (lines picked for their secrets)")
+					}
+				}
+			}
+		}
 		if !ok || p == nil || piped || pa.flags["notmatch"] || pa.flags["quiet"] || !secretishPattern(pat.s) {
 			break
 		}
@@ -3977,4 +3989,11 @@ func (a *analysis) winSensitiveAny(p string) bool {
 	}
 	d, _ := a.sensitive(p, a.cwd)
 	return d != ""
+}
+
+// deployedSettingsFile reports the settings file of a deployed web
+// application, which holds its connection strings and keys.
+func deployedSettingsFile(base string) bool {
+	l := lower(base)
+	return l == "web.config" || strings.HasPrefix(l, "appsettings") && strings.HasSuffix(l, ".json") || l == "connectionstrings.config"
 }
