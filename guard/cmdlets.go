@@ -225,7 +225,24 @@ var cmdletRisks = map[string]cmdletRisk{
 			return strings.Trim(v, `"'`) == "anonymous"
 		}},
 
+	// Group Policy values that switch protections off for every machine
+	// the policy reaches: automatic updates, fresh credentials delegated
+	// to any host
+	"set-gpregistryvalue": {"gpo-protection-off", LevelHigh, CategorySystem, "a Group Policy value that switches updates off or delegates credentials to any host",
+		func(args []string) bool {
+			j := strings.Join(args, " ")
+			vn, _ := psFlag(args, "valuename", 6)
+			v, _ := psFlag(args, "value", 5)
+			vn, v = strings.Trim(vn, `"'`), strings.Trim(v, `"'`)
+			return strings.Contains(j, `windowsupdate\au`) && vn == "noautoupdate" && v == "1" ||
+				strings.Contains(j, `credentialsdelegation\allowfreshcredentials`) && (strings.Contains(v, "/*") || strings.HasSuffix(v, "*"))
+		}},
+
 	// Windows servers' own tools
+	"openfiles": {"open-files-disconnected", LevelHigh, CategorySystem, "every file open on a file server closed under its users (their unsaved work is lost)",
+		func(args []string) bool { return hasSw(args, "disconnect") && slices.Contains(args, "*") }},
+	"appcmd": {"iis-backup-deleted", LevelHigh, CategoryFileDelete, "an IIS configuration backup deleted (the restore point of applicationHost.config)",
+		func(args []string) bool { return len(args) > 1 && args[0] == "delete" && args[1] == "backup" }},
 	"dnscmd": {"dns-zone-delete", LevelHigh, CategoryCloudDestroy, "a DNS zone or its records deleted from the server",
 		func(args []string) bool { return hasSw(args, "zonedelete", "recorddelete", "nodedelete") }},
 }

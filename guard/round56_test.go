@@ -352,3 +352,47 @@ func TestRound56IBMMQ(t *testing.T) {
 		`dspmq -m QM_PRD1`,
 	})
 }
+
+// The domain's certificate authority weakened (any subject alternative
+// name, a template whose requester names the subject, a root published
+// to the forest), BitLocker recovery keys exported from the directory,
+// evil-winrm's pass-the-hash shell, Group Policy switching updates off or
+// delegating credentials to any host, every open file of a server
+// closed, an IIS configuration backup deleted. Their readings and
+// reverse settings pass.
+func TestRound56WindowsDomainServices(t *testing.T) {
+	d := NewDetector(Options{})
+	win := winCorpusContextFor("powershell")
+	checkDanger(t, d, win, []dangerCase{
+		{`certutil -config "CA02\CORP-CA" -setreg policy\EditFlags +EDITF_ATTRIBUTESUBJECTALTNAME2`, CategoryPrivilege, "adcs-weakened", LevelCritical},
+		{`certutil -dspublish -f .\lab-root.cer NTAuthCA`, CategoryPrivilege, "adcs-weakened", LevelCritical},
+		{`Set-ADObject -Identity 'CN=User,CN=Certificate Templates,CN=Public Key Services,CN=Services,CN=Configuration,DC=corp,DC=local' -Replace @{'msPKI-Certificate-Name-Flag'=1}`, CategoryPrivilege, "adcs-weakened", LevelCritical},
+		{`Get-ADObject -Filter "objectClass -eq 'msFVE-RecoveryInformation'" -Properties msFVE-RecoveryPassword | Export-Csv D:\keys.csv`, CategoryExfiltration, "bitlocker-keys-exported", LevelHigh},
+		{`Set-GPRegistryValue -Name 'Servers' -Key 'HKLM\Software\Policies\Microsoft\Windows\WindowsUpdate\AU' -ValueName NoAutoUpdate -Type DWord -Value 1`, CategorySystem, "gpo-protection-off-cmdlet", LevelHigh},
+	})
+	checkSafe(t, d, win, []string{
+		`certutil -config "CA02\CORP-CA" -getreg policy\EditFlags`,
+		`certutil -config "CA02\CORP-CA" -setreg policy\EditFlags -EDITF_ATTRIBUTESUBJECTALTNAME2`,
+		`Get-ADObject -Filter "objectClass -eq 'msFVE-RecoveryInformation'" | Measure-Object`,
+		`Set-GPRegistryValue -Name 'Servers' -Key 'HKLM\Software\Policies\Microsoft\Windows\WindowsUpdate\AU' -ValueName NoAutoUpdate -Type DWord -Value 0`,
+	})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`openfiles /disconnect /s FS02 /a *`, CategorySystem, "open-files-disconnected-cmdlet", LevelHigh},
+		{`%windir%\system32\inetsrv\appcmd.exe delete backup "before-upgrade"`, CategoryFileDelete, "iis-backup-deleted-cmdlet", LevelHigh},
+	})
+	checkSafe(t, d, cmd, []string{
+		`openfiles /query /s FS02 /fo csv`,
+		`%windir%\system32\inetsrv\appcmd.exe add backup "before-upgrade"`,
+		`shutdown /r /t 60 /m \\QA-TEST-07`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`evil-winrm -i dc02.corp.local -u Administrator -H "$NTHASH"`, CategoryPrivilege, "domain-attack", LevelCritical},
+	})
+	checkSafe(t, d, win, []string{
+		`Get-Content C:\work\project\android\key.properties | ForEach-Object { ($_ -split '=')[0] }`,
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`gam user m.fischer@school.org delete messages query "from:phish@bad.example newer_than:2d" maxtodelete 50`,
+	})
+}

@@ -40,7 +40,7 @@ var adAttackRules = []*rule{
 				low[i] = lower(w.s)
 			}
 			switch tool {
-			case "psexec", "wmiexec", "smbexec", "atexec", "dcomexec":
+			case "psexec", "wmiexec", "smbexec", "atexec", "dcomexec", "evil-winrm":
 				return true, tool + ": a remote shell on " + adTarget(args)
 			case "secretsdump", "ntlmrelayx", "ticketer", "raisechild", "goldenpac", "mimikatz":
 				return true, tool + ": credentials stolen or forged"
@@ -78,12 +78,60 @@ var adAttackRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, adAttackRules) }
+// The domain's certificate authority weakened, and BitLocker's recovery
+// keys read out of the directory.
+var adcsRules = []*rule{
+	{ID: "adcs-weakened", Level: LevelCritical, Category: CategoryPrivilege, Description: "letting certificate requests name any subject, or trusting a certificate as a root or for logons across the forest",
+		Suggestions: []string{"Leave the CA's flags and templates to the PKI administrators", "Publish roots through the reviewed Group Policy"},
+		names:       names("certutil", "certutil.exe", "set-adobject"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "set-adobject":
+				// a template's msPKI-Certificate-Name-Flag: the requester
+				// supplies the subject (ESC1)
+				if strings.Contains(j, "cn=certificate templates") && strings.Contains(j, "mspki-certificate-name-flag") && !psHas(args, "whatif", 2) {
+					return true, "a certificate template lets requesters name the subject"
+				}
+			default:
+				if hasSw(args, "setreg") && strings.Contains(j, "editf_attributesubjectaltname2") && !strings.Contains(j, "-editf_attributesubjectaltname2") {
+					return true, "the CA takes any subject alternative name a requester asks for (EDITF_ATTRIBUTESUBJECTALTNAME2)"
+				}
+				if hasSw(args, "dspublish") && (strings.Contains(j, "rootca") || strings.Contains(j, "ntauthca")) {
+					return true, "a certificate published as a root or logon authority for the whole forest"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "bitlocker-keys-exported", Level: LevelHigh, Category: CategoryExfiltration, Description: "exporting BitLocker recovery keys from the directory to a file (each unlocks a machine's disk)",
+		Suggestions: []string{"Look up the one key a user asked for, in the admin console", "Count the keys instead of exporting them"},
+		names:       names("get-adobject"), // (Graph's recovery-key cmdlet is the generic cmdlet rule's)
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// (printed, they are the secret-printing rules'; written to a
+			// file, a share or a synced folder, they outlive the task)
+			if len(c.pipe) == 0 {
+				return false, ""
+			}
+			switch c.pipe[len(c.pipe)-1].name {
+			case "export-csv", "out-file", "set-content", "add-content", "export-clixml", "tee-object", "convertto-csv":
+			default:
+				return false, ""
+			}
+			j := strings.Join(wargs(c), " ")
+			if strings.Contains(j, "msfve-recoverypassword") && strings.Contains(j, "-properties") {
+				return true, "BitLocker recovery passwords (msFVE-RecoveryPassword)"
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, adAttackRules, adcsRules) }
 
 // adAttackTools are the tools the rule knows, by their base name in
 // lower case without .py.
 var adAttackTools = []string{"psexec", "wmiexec", "smbexec", "atexec", "dcomexec", "secretsdump", "ntlmrelayx", "ticketer", "raisechild",
-	"goldenpac", "getuserspns", "getnpusers", "dacledit", "rbcd", "owneredit", "addcomputer", "changepasswd", "certipy", "responder", "mitm6"}
+	"goldenpac", "getuserspns", "getnpusers", "dacledit", "rbcd", "owneredit", "addcomputer", "changepasswd", "certipy", "responder", "mitm6", "evil-winrm"}
 
 // adAttackNames returns the command names the tools go by: Impacket's
 // scripts as shipped (GetUserSPNs.py), as packaged (impacket-GetUserSPNs)

@@ -75,6 +75,9 @@ var cliDestroyRules = []*rule{
 			if verb < 0 || scratchEnvOption(args) || previewSwitch(args) || revokesOutsideAccess(a, c) {
 				return false, ""
 			}
+			if (c.name == "gam" || c.name == "gamadv-xtd3") && verb+1 < len(low) && strings.HasPrefix(low[verb+1], "message") && !hasAnyWord(low, "doit") {
+				return false, "" // GAM lists the messages it would delete until told doit
+			}
 			ops := positional(args[verb+1:])
 			for _, w := range ops {
 				if scratchName(strings.ReplaceAll(lower(w.s), "example.", "")) {

@@ -1537,6 +1537,14 @@ func psNamesProjection(src string, c *cmd) bool {
 			return true
 		}
 	}
+	// ... | ForEach-Object { ($_ -split '=')[0] }: each line's name,
+	// the text before its "=" (as cut -d= -f1 does)
+	if next := nextStage(c); next != nil && (next.name == "foreach-object" || next.name == "%") && nextStage(next) == nil {
+		j := strings.ReplaceAll(lower(joinWords(next.args())), " ", "")
+		if strings.Contains(j, "-split'='") && strings.Contains(j, ")[0]") || strings.Contains(j, `-split"="`) && strings.Contains(j, ")[0]") {
+			return true
+		}
+	}
 	// ... | ConvertFrom-Json | Select-Object service, server: the last
 	// stage keeps named properties, none of them a secret's
 	last := c

@@ -1374,6 +1374,11 @@ var winRules = []*rule{
 		Suggestions: []string{"Ask the user to restart when convenient"}, names: names("shutdown.exe"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
+			for i, w := range args {
+				if (w == "/m" || w == "-m") && i+1 < len(args) && strings.HasPrefix(args[i+1], `\\`) && throwawayName(strings.TrimPrefix(args[i+1], `\\`)) {
+					return false, "" // shutdown /r /m \\LAB-TEST-01: a test machine restarted
+				}
+			}
 			return hasSw(args, "s", "r", "p", "h", "l", "g", "sg", "hybrid", "o") && !hasSw(args, "a", "?"), ""
 		}},
 	{ID: "win-startup-copy", Level: LevelHigh, Category: CategoryPersistence, Description: "putting a program in the Startup folder",
