@@ -396,3 +396,20 @@ func TestRound56WindowsDomainServices(t *testing.T) {
 		`gam user m.fischer@school.org delete messages query "from:phish@bad.example newer_than:2d" maxtodelete 50`,
 	})
 }
+
+// A data platform's catalog granted to every account user, its audit log
+// switched off; a member made an organisation's owner through a
+// service's API (orgRole). A group's grant and a member's role pass.
+func TestRound56LakehouseAndOrgRoles(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`databricks grants update catalog sales --json '{"changes":[{"principal":"account users","add":["ALL_PRIVILEGES"]}]}'`, CategoryPermission, "lakehouse-opened", LevelHigh},
+		{`databricks workspace-conf set-status --json '{"enableVerboseAuditLogs":"false"}'`, CategoryPermission, "lakehouse-opened", LevelHigh},
+		{`curl -s -X PUT -H "Authorization: Bearer $SENTRY_TOKEN" -d '{"orgRole":"owner"}' https://sentry.io/api/0/organizations/acme/members/77/`, CategoryPrivilege, "api-admin-granted", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`databricks grants update catalog sales --json '{"changes":[{"principal":"data-eng","add":["USE_CATALOG","SELECT"]}]}'`,
+		`databricks workspace-conf get-status enableVerboseAuditLogs`,
+		`curl -s -X PUT -H "Authorization: Bearer $SENTRY_TOKEN" -d '{"orgRole":"member"}' https://sentry.io/api/0/organizations/acme/members/77/`,
+	})
+}

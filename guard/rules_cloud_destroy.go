@@ -29,6 +29,33 @@ var cloudDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "lakehouse-opened", Level: LevelHigh, Category: CategoryPermission, Description: "a data platform's catalog granted to every user, or its audit log switched off",
+		Suggestions: []string{"Grant the group that needs the catalog the privileges it needs", "Leave the workspace's audit settings to its administrators"},
+		names:       names("databricks"),
+		partial:     true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// databricks grants update catalog X --json '{"changes":
+			// [{"principal":"account users","add":["ALL_PRIVILEGES"]}]}';
+			// databricks workspace-conf set-status --json
+			// '{"enableVerboseAuditLogs":"false"}'
+			ops := c.operands()
+			if len(ops) < 2 {
+				return false, ""
+			}
+			body, _ := optValue(c.args(), "", "json")
+			b := strings.ReplaceAll(lower(body), " ", "")
+			switch {
+			case ops[0].s == "grants" && ops[1].s == "update":
+				if (strings.Contains(b, `"principal":"accountusers"`) || strings.Contains(b, `"principal":"users"`)) && hasAny(b, "all_privileges", `"manage"`, `"modify"`) {
+					return true, "a catalog's privileges granted to every user"
+				}
+			case ops[0].s == "workspace-conf" && ops[1].s == "set-status":
+				if strings.Contains(b, "audit") && strings.Contains(b, `":"false"`) {
+					return true, "the workspace's audit log switched off"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "backup-expiry-shortened", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "a lifecycle rule that expires a backup or production bucket's objects within days (the store empties itself)",
 		Suggestions: []string{"Keep backups' retention as the backup policy says", "Expire only a scratch prefix"},
 		names:       names("mc", "mcli"),

@@ -84,7 +84,8 @@ var saasAPIRules = []*rule{
 			}
 			return changingCall(c, true, []string{"setadmin", "setowner", "site-admins", "groupname=admins", "groupname=administrators", "/admins/", "addadmin", "promote"},
 				[]string{`"role":"admin"`, `"role":"owner"`, `"role":"administrator"`, `"is_admin":true`, `"isadmin":true`, `"admin":true`, `"role":"superadmin"`,
-					`"roles":["admin"`, `"type":"super_admin"`, `"type":"org_admin"`, `"role":"super_admin"`})
+					`"roles":["admin"`, `"type":"super_admin"`, `"type":"org_admin"`, `"role":"super_admin"`, `"orgrole":"owner"`, `"orgrole":"admin"`,
+					`"role":"accountadministrator"`, `"role":"account administrator"`, `"role":"account_admin"`})
 		}},
 	{ID: "api-mfa-removed", Level: LevelHigh, Category: CategorySystem, Description: "removing an account's second factors through a directory's API (the account is left with a password alone)",
 		Suggestions: []string{"Let the identity team reset factors after verifying the user", "Reset one factor the user asked for, in the admin console"},
