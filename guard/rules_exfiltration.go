@@ -408,9 +408,10 @@ var exfiltrationRules = []*rule{
 			if _, h, ok := strings.Cut(host, "@"); ok {
 				host = h
 			}
-			remote := joinWords(args[i+1:])
-			if !isPublicIP(host) || !strings.Contains(remote, "cat >") && !strings.Contains(remote, "dd of=") {
-				return false, ""
+			remote := strings.ReplaceAll(joinWords(args[i+1:]), " ", "")
+			if !isPublicIP(host) && !dynamicDNSHost(host) || !strings.Contains(remote, "cat>") && !strings.Contains(remote, "ddof=") ||
+				strings.Contains(remote, "authorized_keys") {
+				return false, "" // (a public key installed is a login set up)
 			}
 			for _, s := range c.pipe[:c.stage] {
 				if s == nil {
@@ -423,13 +424,21 @@ var exfiltrationRules = []*rule{
 							return true, s.name + " of " + w.s + " to " + host
 						}
 					}
+					return false, "" // the project's own files or build shipped (a deploy)
 				case "dd":
 					for _, w := range s.args() {
 						if v, ok := strings.CutPrefix(w.s, "if=/dev/"); ok {
 							return true, "dd if=/dev/" + v + " to " + host
 						}
 					}
-				case "zfs", "btrfs", "pg_dumpall", "pg_dump", "mysqldump", "mongodump":
+				case "cat", "echo", "printf", "gzip", "xz", "zstd", "bzip2", "pv", "docker", "podman", "git":
+					// (a stage that passes on what it is given; a file it
+					// reads, an image or a repository's archive are the
+					// other rules')
+				default:
+					// pg_basebackup -D -, govc datastore.download ... -, a
+					// remote dump, a query's rows: what a command made,
+					// saved on a machine known only by its address
 					return true, s.name + " to " + host
 				}
 			}
