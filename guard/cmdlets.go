@@ -243,6 +243,15 @@ var cmdletRisks = map[string]cmdletRisk{
 		func(args []string) bool { return hasSw(args, "disconnect") && slices.Contains(args, "*") }},
 	"appcmd": {"iis-backup-deleted", LevelHigh, CategoryFileDelete, "an IIS configuration backup deleted (the restore point of applicationHost.config)",
 		func(args []string) bool { return len(args) > 1 && args[0] == "delete" && args[1] == "backup" }},
+	"foreach-object": {"iis-pool-password-shown", LevelHigh, CategoryExfiltration, "an IIS application pool's account password printed", iisPoolPassword},
+	"select-object":  {"iis-pool-password-shown", LevelHigh, CategoryExfiltration, "an IIS application pool's account password printed", iisPoolPassword},
+	"format-list":    {"iis-pool-password-shown", LevelHigh, CategoryExfiltration, "an IIS application pool's account password printed", iisPoolPassword},
+	"format-table":   {"iis-pool-password-shown", LevelHigh, CategoryExfiltration, "an IIS application pool's account password printed", iisPoolPassword},
+	"netsh": {"dhcp-scope-disrupted", LevelHigh, CategorySystem, "a DHCP server's scope deactivated or deleted (its clients get no address)",
+		func(args []string) bool {
+			j := strings.Join(args, " ")
+			return strings.Contains(j, "dhcp server") && (strings.Contains(j, " delete scope ") || strings.Contains(j, " set state 0"))
+		}},
 	"dnscmd": {"dns-zone-delete", LevelHigh, CategoryCloudDestroy, "a DNS zone or its records deleted from the server",
 		func(args []string) bool { return hasSw(args, "zonedelete", "recorddelete", "nodedelete") }},
 }
@@ -340,4 +349,10 @@ func sddlGrantsEveryone(args []string) bool {
 func directoryAdminRoleID(args []string) bool {
 	j := strings.Join(args, " ")
 	return strings.Contains(j, "62e90394-69f5-4237-9190-012177145e10") || strings.Contains(j, "e8611ab8-c189-46e8-94e1-60213ab1f814")
+}
+
+// iisPoolPassword reports arguments that print an application pool's
+// identity password ($_.processModel.password, processModel.password).
+func iisPoolPassword(args []string) bool {
+	return strings.Contains(strings.Join(args, " "), "processmodel.password")
 }

@@ -1451,6 +1451,11 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		// %APPDATA%\postgresql\pgpass.conf: PostgreSQL's saved passwords on Windows
 		return "credentials (" + s + ")", true
 	}
+	if passwordList(base) && !a.inWork(p) {
+		// svc-passwords.txt, creds.csv: a list of passwords kept as plain
+		// text (the project's are test word lists)
+		return "a password list (" + s + ")", true
+	}
 	switch strings.ToLower(base) {
 	case "keys", "private_keys", "private-keys", "privatekeys", "signing-keys", "signing_keys", "keystores":
 		// a folder of keys (the project's signing keys, a service's
@@ -1739,4 +1744,23 @@ func serviceSecretFile(p, base string) string {
 		return "a deployed app's production settings (connection strings, keys)"
 	}
 	return ""
+}
+
+// passwordList reports a plain file named for the passwords or
+// credentials it lists: passwords.txt, svc-passwords.csv, creds.xlsx.
+func passwordList(base string) bool {
+	l := lower(base)
+	switch path.Ext(l) {
+	case ".txt", ".csv", ".xlsx", ".xls", ".docx":
+	default:
+		return false
+	}
+	stem := strings.TrimSuffix(l, path.Ext(l))
+	for _, w := range strings.FieldsFunc(stem, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == ' ' }) {
+		switch w {
+		case "password", "passwords", "passwd", "pw", "pwds", "creds", "credentials", "logins":
+			return true
+		}
+	}
+	return false
 }

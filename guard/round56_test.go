@@ -434,3 +434,37 @@ func TestRound56StreamsAndFTP(t *testing.T) {
 		`curl -O ftp://ftp.gnu.org/gnu/hello/hello-2.12.tar.gz`,
 	})
 }
+
+// Password lists kept as plain files outside the project (read, or posted
+// to a chat), a DHCP scope deactivated or deleted, an IIS application
+// pool's identity password printed. The project's own word lists, a
+// scope's listing and the pools' names pass.
+func TestRound56PasswordListsDHCPAndPools(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`cat ~/handover/db-passwords.txt`, CategoryExfiltration, "read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`cat tests/fixtures/common-passwords.txt | head`,
+		`cat ~/handover/notes.txt`,
+	})
+	win := winCorpusContextFor("powershell")
+	checkDanger(t, d, win, []dangerCase{
+		{`Get-Content C:\Users\dev\Desktop\creds.txt`, CategoryExfiltration, "win-read-secrets", LevelModerate},
+		{`Get-ChildItem IIS:\AppPools | Select-Object Name, processModel.userName, processModel.password`, CategoryExfiltration, "iis-pool-password-shown-cmdlet", LevelHigh},
+	})
+	checkSafe(t, d, win, []string{
+		`Get-ChildItem IIS:\AppPools | Select-Object Name, State`,
+		`Get-Content C:\work\project\tests\data\passwords.txt`,
+	})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`netsh dhcp server \\DHCP02 scope 10.30.0.0 set state 0`, CategorySystem, "dhcp-scope-disrupted-cmdlet", LevelHigh},
+	})
+	checkSafe(t, d, cmd, []string{
+		`netsh dhcp server \\DHCP02 scope 10.30.0.0 show clients`,
+	})
+	if !passwordList("svc-passwords.txt") || !passwordList("Creds.xlsx") || passwordList("password-policy.md") || passwordList("passwordless.txt") {
+		t.Error("passwordList: want plain files named for passwords or credentials")
+	}
+}

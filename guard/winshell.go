@@ -1029,6 +1029,9 @@ func (a *analysis) winSensitive(p string) (string, bool) {
 		// absolute in the work directory): the file the variable names
 		return "the credentials file " + v, true
 	}
+	if passwordList(path.Base(p)) && !a.inWork(p) {
+		return "a password list (" + p + ")", true
+	}
 	low := p
 	for _, s := range [...]string{"/windows/system32/config/sam", "/windows/system32/config/security", "/windows/system32/config/system",
 		"/windows/ntds/ntds.dit", "/windows/panther/unattend.xml", "/windows/panther/unattended.xml", "/programdata/ssh/ssh_host_"} {
