@@ -1462,7 +1462,7 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		// private keys)
 		return "key material (" + s + ")", true
 	}
-	switch path.Ext(base) {
+	switch strings.ToLower(path.Ext(base)) {
 	case ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".kdbx", ".asc", ".gpg", ".rdp", ".ovpn", ".p8":
 		return "key material (" + s + ")", true
 	}
@@ -1742,6 +1742,8 @@ func serviceSecretFile(p, base string) string {
 		return "Splunk's encryption key or password file"
 	case strings.HasPrefix(base, "appsettings.production") && strings.HasSuffix(base, ".json"):
 		return "a deployed app's production settings (connection strings, keys)"
+	case strings.Contains(lower(p), "/security/rsecssfs/") || lower(base) == "secstore.properties" && strings.Contains(p, "/security/"):
+		return "SAP's secure storage or its key (the database's and the systems' passwords)"
 	}
 	return ""
 }

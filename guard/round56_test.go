@@ -468,3 +468,27 @@ func TestRound56PasswordListsDHCPAndPools(t *testing.T) {
 		t.Error("passwordList: want plain files named for passwords or credentials")
 	}
 }
+
+// SAP's secure storage and its key read (an upper-case .KEY is key
+// material too); a joiner's domain account made with a password typed at
+// a prompt and changed at first logon passes, an account with a password
+// on the line does not.
+func TestRound56SecureStoreAndJoiners(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo xxd /usr/sap/QAS/SYS/global/security/rsecssfs/key/SSFS_QAS.KEY`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`sudo cat /usr/sap/PRD/SYS/global/security/data/SecStore.properties`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`cat ~/certs/SERVER.KEY`, CategoryExfiltration, "read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`ls -l /usr/sap/PRD/SYS/global/security/rsecssfs/key/`,
+		`sudo -iu prdadm rsecssfx list`,
+	})
+	win := winCorpusContextFor("powershell")
+	checkSafe(t, d, win, []string{
+		`New-ADUser -Name 'Ana Ruiz' -SamAccountName a.ruiz -Path 'OU=Staff,DC=corp,DC=local' -AccountPassword (Read-Host -AsSecureString 'Initial') -ChangePasswordAtLogon $true -Enabled $true`,
+	})
+	checkDanger(t, d, win, []dangerCase{
+		{`New-ADUser -Name 'svc-agent' -AccountPassword (ConvertTo-SecureString 'Winter2026!' -AsPlainText -Force) -Enabled $true`, CategoryPrivilege, "win-user-create", LevelModerate},
+	})
+}

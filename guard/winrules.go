@@ -1650,6 +1650,11 @@ var winRules = []*rule{
 			if v, ok := swVal(args, "name"); ok && (scratchName(v) || ciRunName(v)) {
 				return false, "" // a throwaway account for a test run
 			}
+			if c.name == "new-aduser" && psTrue(psFlag(args, "changepasswordatlogon", 7)) && strings.Contains(strings.Join(args, " "), "read-host") {
+				// a joiner's domain account: its first password typed at
+				// a prompt and changed at the first logon
+				return false, ""
+			}
 			return true, ""
 		}},
 	{ID: "win-registry-autorun", Level: LevelHigh, Category: CategoryPersistence, Description: "making a program run at log-on or start-up through the registry",
