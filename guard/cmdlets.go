@@ -247,6 +247,14 @@ var cmdletRisks = map[string]cmdletRisk{
 	"select-object":  {"iis-pool-password-shown", LevelHigh, CategoryExfiltration, "an IIS application pool's account password printed", iisPoolPassword},
 	"format-list":    {"iis-pool-password-shown", LevelHigh, CategoryExfiltration, "an IIS application pool's account password printed", iisPoolPassword},
 	"format-table":   {"iis-pool-password-shown", LevelHigh, CategoryExfiltration, "an IIS application pool's account password printed", iisPoolPassword},
+	// Dynamics 365 Finance and Operations (d365fo.tools): the database
+	// dropped, its SQL credentials printed
+	"remove-d365database":    {"erp-database-dropped", LevelCritical, CategoryDatabaseDestroy, "an ERP's database dropped", nil},
+	"get-d365databaseaccess": {"erp-credentials-shown", LevelHigh, CategoryExfiltration, "an ERP's database credentials printed", nil},
+	"reg": {"remote-registry-deleted", LevelHigh, CategorySystem, "a registry tree of another machine deleted",
+		func(args []string) bool {
+			return len(args) > 1 && args[0] == "delete" && strings.HasPrefix(strings.Trim(args[1], `"`), `\\`) && strings.Contains(args[1], `\hklm\`)
+		}},
 	"netsh": {"dhcp-scope-disrupted", LevelHigh, CategorySystem, "a DHCP server's scope deactivated or deleted (its clients get no address)",
 		func(args []string) bool {
 			j := strings.Join(args, " ")

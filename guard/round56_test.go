@@ -492,3 +492,32 @@ func TestRound56SecureStoreAndJoiners(t *testing.T) {
 		{`New-ADUser -Name 'svc-agent' -AccountPassword (ConvertTo-SecureString 'Winter2026!' -AsPlainText -Force) -Enabled $true`, CategoryPrivilege, "win-user-create", LevelModerate},
 	})
 }
+
+// Another machine's registry tree deleted, Dynamics 365's database
+// dropped and its SQL credentials printed (d365fo.tools), a service
+// paused through its API ("paused": true). Reads of the remote registry
+// and a resumed service pass.
+func TestRound56RegistryD365AndPause(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, winCorpusContextFor("cmd"), []dangerCase{
+		{`reg delete "\\app07\HKLM\SOFTWARE\Vendor" /f`, CategorySystem, "remote-registry-deleted-cmdlet", LevelHigh},
+	})
+	checkSafe(t, d, winCorpusContextFor("cmd"), []string{
+		`reg query "\\app07\HKLM\SOFTWARE\Vendor" /s`,
+	})
+	win := winCorpusContextFor("powershell")
+	checkDanger(t, d, win, []dangerCase{
+		{`Remove-D365Database -DatabaseServer sql09 -DatabaseName AxDB`, CategoryDatabaseDestroy, "erp-database-dropped-cmdlet", LevelCritical},
+		{`Get-D365DatabaseAccess`, CategoryExfiltration, "erp-credentials-shown-cmdlet", LevelHigh},
+	})
+	checkSafe(t, d, win, []string{
+		`Get-D365Environment`,
+		`Remove-D365Database -DatabaseServer sql09 -DatabaseName AxDB -WhatIf`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -s -X PATCH https://api.cloudflare.com/client/v4/zones/$ZONE -H "Authorization: Bearer $CF_TOKEN" --data '{"paused":true}'`, CategorySystem, "api-switched-off", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -s -X PATCH https://api.cloudflare.com/client/v4/zones/$ZONE -H "Authorization: Bearer $CF_TOKEN" --data '{"paused":false}'`,
+	})
+}

@@ -149,7 +149,7 @@ var saasAPIRules = []*rule{
 					return true, h.method + " " + h.url + " " + b
 				}
 			}
-			if hasAny(b, `"enabled":false`, `"status":"disabled"`, `"active":false`, `"on":false`, `"status":"ignored"`, `"status":"muted"`, `"disabled":true`) {
+			if hasAny(b, `"enabled":false`, `"status":"disabled"`, `"active":false`, `"on":false`, `"status":"ignored"`, `"status":"muted"`, `"disabled":true`, `"paused":true`) {
 				return true, h.method + " " + h.url + " " + b
 			}
 			return false, ""
