@@ -521,3 +521,22 @@ func TestRound56RegistryD365AndPause(t *testing.T) {
 		`curl -s -X PATCH https://api.cloudflare.com/client/v4/zones/$ZONE -H "Authorization: Bearer $CF_TOKEN" --data '{"paused":false}'`,
 	})
 }
+
+// A production Kafka cluster: partitions added to a topic, every
+// partition reassigned, a user's SCRAM credentials removed. The same on
+// a staging cluster, a described topic and a reassignment's verification
+// pass.
+func TestRound56Kafka(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`kafka-topics.sh --bootstrap-server kafka-prod-2:9092 --alter --topic payments --partitions 48`, CategorySystem, "kafka-cluster-changed", LevelHigh},
+		{`kafka-reassign-partitions.sh --bootstrap-server kafka-prod-2:9092 --reassignment-json-file plan.json --execute`, CategorySystem, "kafka-cluster-changed", LevelHigh},
+		{`kafka-configs.sh --bootstrap-server kafka-prod-2:9092 --alter --entity-type users --entity-name billing --delete-config SCRAM-SHA-256`, CategorySystem, "kafka-cluster-changed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`kafka-topics.sh --bootstrap-server kafka-staging:9092 --alter --topic payments --partitions 48`,
+		`kafka-topics.sh --bootstrap-server kafka-prod-2:9092 --describe --topic payments`,
+		`kafka-reassign-partitions.sh --bootstrap-server kafka-prod-2:9092 --reassignment-json-file plan.json --verify`,
+		`kafka-configs.sh --bootstrap-server kafka-prod-2:9092 --alter --entity-type users --entity-name test-client --delete-config SCRAM-SHA-256`,
+	})
+}

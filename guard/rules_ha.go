@@ -86,6 +86,31 @@ var mqRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "kafka-cluster-changed", Level: LevelHigh, Category: CategorySystem, Description: "a production Kafka cluster changed in a way that cannot be taken back or that stops its clients (partitions added to a keyed topic, every partition moved, a user's credentials removed)",
+		Suggestions: []string{"Plan partition changes and reassignments with the cluster's owners, throttled", "Try the change on a staging cluster first"},
+		names:       names("kafka-topics", "kafka-topics.sh", "kafka-topics.bat", "kafka-reassign-partitions", "kafka-reassign-partitions.sh", "kafka-reassign-partitions.bat", "kafka-configs", "kafka-configs.sh", "kafka-configs.bat"),
+		partial:     true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch strings.TrimSuffix(strings.TrimSuffix(c.name, ".sh"), ".bat") {
+			case "kafka-topics":
+				// more partitions: a key's messages go elsewhere from now
+				// on, and partitions are never taken away
+				if hasWord(args, "--alter") && hasPrefixWord(args, "--partitions") && touchesProduction(c) {
+					return true, "partitions added to a production topic"
+				}
+			case "kafka-reassign-partitions":
+				if hasWord(args, "--execute") && touchesProduction(c) {
+					return true, "a production cluster's partitions moved"
+				}
+			case "kafka-configs":
+				if v, ok := optValue(args, "", "delete-config"); ok && hasWord(args, "--alter") && strings.HasPrefix(strings.ToUpper(v), "SCRAM-") {
+					name, _ := optValue(args, "", "entity-name")
+					return !scratchName(name), "the SCRAM credentials of " + name + " removed"
+				}
+			}
+			return false, ""
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, mqRules) }
