@@ -56,14 +56,14 @@ func corpusCommands(b *testing.B) []corpusLine {
 }
 
 // lastRound is what BenchmarkGuardDecisions measured with the previous
-// round's rules (round 54's final build, alternated six times with round
-// 55's on the same two-core machine, both over its 8,862 corpus commands): 17,313
-// to 31,708 decisions/s, the median 26,227 with p99 175.5 µs (below).
-// Round 55's final build measured 20,264 to 27,494 in the same runs
-// (median 26,383, p99 175.2 µs). That machine ran both builds about 40%
-// slower than the one that measured round 54 at 42,716. Older rounds'
-// figures are in the git history.
-const lastRound = "26,227 decisions/s, p99 176µs"
+// round's rules (round 55's final build, alternated six times with round
+// 56's on the same two-core machine, both over its 8,862 corpus commands):
+// 44,311 to 54,654 decisions/s, the median 49,380 with p99 97.1 µs
+// (below). Round 56's final build measured 48,911 to 52,201 in the same
+// runs (median 50,114, p99 95.4 µs). That machine ran both builds about
+// twice as fast as the one that measured round 55 at 26,383. Older
+// rounds' figures are in the git history.
+const lastRound = "49,380 decisions/s, p99 97µs"
 
 // BenchmarkGuardDecisions: firewall decisions per second on one goroutine
 // over the whole corpus, and the p99 latency of one decision.
