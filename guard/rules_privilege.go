@@ -1519,9 +1519,9 @@ func gamPasswordSet(c *cmd) (bool, string) {
 			case "random", "uniquerandom", "blocklogin":
 				return false, ""
 			}
-			target := strings.Join(low[:i], " ")
-			if i+2 < len(low) && i == 0 {
-				target = low[i+2]
+			target := strings.Join(low[:i], " ") // gam ou /Students update user password X
+			if i == 0 {
+				target = low[2] // gam update user NAME password X
 			}
 			if testName(target) || scratchName(target) {
 				return false, ""

@@ -2,6 +2,9 @@ package guard
 
 import "strings"
 
+// Clustered services and message brokers: Pacemaker's high-availability
+// clusters, IBM MQ's queue managers and Kafka's clusters.
+
 // High-availability cluster managers (Pacemaker's crm and pcs): a
 // clustered resource stopped or deleted, a node fenced, the whole cluster
 // stopped or its configuration erased, fencing switched off. Status,
@@ -56,11 +59,11 @@ var haRules = []*rule{
 
 func init() { ruleSets = append(ruleSets, haRules) }
 
-// IBM MQ: a queue manager stopped or deleted (endmqm, dltmqm), or MQSC
-// commands given to runmqsc that empty or delete a queue or switch the
-// channel authentication records off. Displays pass, as do a test's or a
-// developer's own queue managers.
-var mqRules = []*rule{
+// Message brokers. IBM MQ: a queue manager stopped or deleted (endmqm,
+// dltmqm), or MQSC commands given to runmqsc that empty or delete a queue
+// or switch the channel authentication records off; displays pass, as do
+// a test's or a developer's own queue managers. Kafka: see its rule.
+var brokerRules = []*rule{
 	{ID: "mq-queue-manager-disrupted", Level: LevelHigh, Category: CategorySystem, Description: "stopping or deleting an IBM MQ queue manager, emptying or deleting its queues, or switching its channel authentication off",
 		Suggestions: []string{"Display the queues' depths first (DISPLAY QLOCAL(*) CURDEPTH)", "Change a shared queue manager through its owners' change process"},
 		names:       names("runmqsc", "endmqm", "dltmqm"),
@@ -113,4 +116,4 @@ var mqRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, mqRules) }
+func init() { ruleSets = append(ruleSets, brokerRules) }
