@@ -28,6 +28,10 @@ type cTok struct {
 	kind cKind
 	s    string
 	ok   bool // fully known (no unexpanded %VAR% or loop variable)
+	// argv is the word as a program reading its command line the C
+	// runtime's way receives it, when that differs from s: \" is a
+	// quote in the argument, not one of cmd's ("{\"a\":1}" is {"a":1})
+	argv string
 }
 
 // cmdTokens splits one cmd.exe script into tokens, after expanding the
@@ -93,12 +97,16 @@ func (ws *winState) cmdTokens(src string) []cTok {
 		ok := true
 		inQ := false
 		pd := 0 // parentheses opened inside the word: Everyone:(OI)(CI)F
+		var escs []crtEscape
 		j := i
 	word:
 		for j < n {
 			c := src[j]
 			switch {
 			case c == '"':
+				if k := backslashesBefore(src, i, j); k > 0 {
+					escs = append(escs, crtEscape{at: b.Len(), k: k})
+				}
 				inQ = !inQ
 				j++
 				continue
@@ -143,10 +151,47 @@ func (ws *winState) cmdTokens(src string) []cTok {
 		if j == i {
 			j++
 		}
-		out = append(out, cTok{kind: cWord, s: b.String(), ok: ok})
+		t := cTok{kind: cWord, s: b.String(), ok: ok}
+		if escs != nil {
+			t.argv = crtArgv(t.s, escs)
+		}
+		out = append(out, t)
 		i = j
 	}
 	return out
+}
+
+// crtEscape is a quote of a cmd word preceded by k backslashes, at byte
+// at of the word as cmd reads it (quotes removed).
+type crtEscape struct{ at, k int }
+
+// backslashesBefore counts the backslashes just before src[j], back to
+// the word's start i.
+func backslashesBefore(src string, i, j int) int {
+	k := 0
+	for j-k-1 >= i && src[j-k-1] == '\\' {
+		k++
+	}
+	return k
+}
+
+// crtArgv applies the C runtime's rule to a word cmd has read: before a
+// quote, 2n backslashes are n backslashes (the quote still opens or
+// closes), and 2n+1 are n backslashes and a quote kept in the argument.
+func crtArgv(w string, escs []crtEscape) string {
+	var b strings.Builder
+	b.Grow(len(w))
+	last := 0
+	for _, e := range escs {
+		b.WriteString(w[last : e.at-e.k])
+		b.WriteString(strings.Repeat(`\`, e.k/2))
+		if e.k%2 == 1 {
+			b.WriteByte('"')
+		}
+		last = e.at
+	}
+	b.WriteString(w[last:])
+	return b.String()
 }
 
 // plainCmdWord returns the end of the word at i when it has no quotes,
@@ -750,6 +795,7 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		return ws.cmdFor(toks, in, stage)
 	}
 	words := ws.a.wordBuf(len(toks))
+	var argvs []string // the C runtime's reading of each word, where it differs
 	for _, t := range toks {
 		if t.kind == cWord {
 			if !t.ok && strings.IndexByte(t.s, '!') >= 0 {
@@ -766,6 +812,12 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 						continue
 					}
 				}
+			}
+			if t.argv != "" && argvs == nil {
+				argvs = make([]string, len(words), len(toks))
+			}
+			if argvs != nil {
+				argvs = append(argvs, t.argv)
 			}
 			words = append(words, word{s: t.s, ok: t.ok, tail: tailOf(t)})
 		}
@@ -798,6 +850,14 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	for _, sep := range []string{".", "/"} {
 		if i := strings.Index(l, sep); i > 0 && cmdOnly[l[:i]] || i > 0 && l[:i] == "echo" {
 			l = l[:i]
+		}
+	}
+	if argvs != nil && crtArgvPrograms[l] && len(argvs) == len(words) {
+		// curl -d "{\"paused\":true}": the program receives {"paused":true}
+		for i, v := range argvs {
+			if v != "" {
+				words[i].s = v
+			}
 		}
 	}
 	c := a.newCmd()
@@ -2152,3 +2212,10 @@ func cmdWholeEnvShown(stages [][]cTok) bool {
 	}
 	return false
 }
+
+// crtArgvPrograms are programs that read their command line the C
+// runtime's way and are given JSON or nested commands on it (cmd's own
+// commands and batch files read it as written).
+var crtArgvPrograms = map[string]bool{"curl": true, "aws": true, "az": true, "gcloud": true, "kubectl": true, "gh": true, "jq": true,
+	"node": true, "python": true, "py": true, "plink": true, "ssh": true, "wget": true, "docker": true, "terraform": true, "vault": true,
+	"http": true, "xh": true, "git": true}

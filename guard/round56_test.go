@@ -540,3 +540,33 @@ func TestRound56Kafka(t *testing.T) {
 		`kafka-configs.sh --bootstrap-server kafka-prod-2:9092 --alter --entity-type users --entity-name test-client --delete-config SCRAM-SHA-256`,
 	})
 }
+
+// cmd passes a program its command line as written and the program reads
+// \" as a quote (the C runtime's rule): a JSON body written that way
+// reaches the HTTP rules as JSON. cmd's own commands read the line as
+// written, so a folder ending in a backslash stays a folder.
+func TestRound56CmdRuntimeQuoting(t *testing.T) {
+	d := NewDetector(Options{})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`curl -X PATCH https://api.sendgrid.com/v3/user/webhooks/event/settings/signed -H "Authorization: Bearer %SG_KEY%" -d "{\"enabled\":false}"`, CategorySystem, "api-switched-off", LevelHigh},
+		{`rd /s /q "C:\Users\dev\"`, CategoryFileDelete, "win-delete-profile", LevelCritical},
+	})
+	checkSafe(t, d, cmd, []string{
+		`curl -X PATCH https://api.sendgrid.com/v3/user/webhooks/event/settings/signed -H "Authorization: Bearer %SG_KEY%" -d "{\"enabled\":true}"`,
+		`rd /s /q "C:\work\project\build\"`,
+	})
+	for _, c := range []struct {
+		w    string
+		escs []crtEscape
+		want string
+	}{
+		{`{\paused\:true}`, []crtEscape{{2, 1}, {9, 1}}, `{"paused":true}`},
+		{`a\\b`, []crtEscape{{3, 2}}, `a\b`},
+		{`C:\x\`, []crtEscape{{5, 1}}, `C:\x"`},
+	} {
+		if got := crtArgv(c.w, c.escs); got != c.want {
+			t.Errorf("crtArgv(%q) = %q, want %q", c.w, got, c.want)
+		}
+	}
+}
