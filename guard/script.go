@@ -553,8 +553,27 @@ func (sc *scriptScan) scanNetwork(code, low string) {
 			sc.exfil = what
 		} else if v := sentSecretVar(code, low); v != "" {
 			sc.exfil = "the secret variable " + v
+		} else if f := openedDataExport(code); f != "" {
+			// requests.put(URL, data=open('instance/prod.sqlite','rb')): a
+			// database or an export's records sent
+			sc.exfil = "the data export " + f
 		}
 	}
+}
+
+// codeOpensFile matches a file opened by name in code: open('x.db', 'rb'),
+// File.read("dump.sql"), fs.readFileSync('orders.csv').
+var codeOpensFile = regexp.MustCompile(`(?:\bopen|\bread|readFileSync|readFile)\(\s*['"]([^'"]+)['"]`)
+
+// openedDataExport returns the first file code opens that is a data
+// export, a dump or a database file (dataExportFile).
+func openedDataExport(code string) string {
+	for _, m := range codeOpensFile.FindAllStringSubmatch(code, 8) {
+		if dataExportFile(m[1]) {
+			return m[1]
+		}
+	}
+	return ""
 }
 
 // runsFetcher reports whether the code runs a download tool (curl, wget,
